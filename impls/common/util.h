@@ -1,0 +1,48 @@
+/* Allocation wrappers and small helpers shared by impls, harness and tools.
+ *
+ * Every allocation of the project goes through x*alloc so that allocation
+ * calls and bytes are counted: those counts are deterministic and are what CI
+ * gates on.  The counters are plain globals (the project is single-threaded). */
+#ifndef JSONBENCH_UTIL_H
+#define JSONBENCH_UTIL_H 1
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(A) (sizeof (A) / sizeof (A)[0])
+#define CONST_CAST(TYPE, POINTER) ((TYPE) (uintptr_t) (POINTER))
+#define OVS_UNUSED __attribute__((unused))
+#define OVS_NO_RETURN __attribute__((noreturn))
+#define OVS_PRINTF_FORMAT(F, A) __attribute__((format(printf, F, A)))
+#define OVS_LIKELY(X) __builtin_expect(!!(X), 1)
+#define OVS_UNLIKELY(X) __builtin_expect(!!(X), 0)
+
+/* Counted since start (or the last xalloc_stats_reset()). */
+struct xalloc_stats {
+    uint64_t calls;         /* malloc, calloc, realloc and strdup calls. */
+    uint64_t bytes;         /* Bytes requested by those calls. */
+    uint64_t frees;         /* free() calls on non-null pointers. */
+};
+extern struct xalloc_stats xalloc_stats;
+static inline void xalloc_stats_reset(void)
+{
+    xalloc_stats.calls = xalloc_stats.bytes = xalloc_stats.frees = 0;
+}
+
+void *xmalloc(size_t);
+void *xcalloc(size_t count, size_t size);
+void *xzalloc(size_t);
+void *xrealloc(void *, size_t);
+void *xmemdup(const void *, size_t);
+char *xmemdup0(const char *, size_t);
+char *xstrdup(const char *);
+char *xasprintf(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
+char *xvasprintf(const char *format, va_list);
+void xfree(void *);
+
+/* Prints "<program>: message" to stderr and exits with status 1. */
+void ovs_fatal(int err_no, const char *format, ...)
+    OVS_PRINTF_FORMAT(2, 3) OVS_NO_RETURN;
+
+#endif /* JSONBENCH_UTIL_H */
