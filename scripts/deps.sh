@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project needs, only if something is
+# missing.  Safe to run again; needs root (or sudo) only when installing.
+set -euo pipefail
+
+packages=(
+  build-essential meson ninja-build pkg-config clang libclang-rt-14-dev
+  libbenchmark-dev libjemalloc-dev libssl-dev
+  hyperfine valgrind python3 python3-matplotlib python3-scipy
+  openvswitch-common ovn-common ovn-central
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' \
+    || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# ovn-central only brings the OVN schemas here; policy-rc.d keeps its
+# services from starting where an init system would start them.
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
