@@ -31,6 +31,9 @@ void shash_destroy(struct shash *);             /* Frees nodes and names. */
 void shash_destroy_free_data(struct shash *);   /* Also free()s each data. */
 void shash_clear(struct shash *);
 size_t shash_count(const struct shash *);
+/* Sizes the bucket array for 'n' entries up front (used by deep copies so the
+ * copy iterates in the original's order). */
+void shash_reserve(struct shash *, size_t n);
 bool shash_is_empty(const struct shash *);
 
 /* shash_add*() do not check for an existing node with the same name. */

@@ -1,0 +1,125 @@
+/* Counting allocation wrappers.  Every count is deterministic for the same
+ * program input, which is what makes them usable as CI gates. */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct xalloc_stats xalloc_stats;
+
+static void *
+check(void *p)
+{
+    if (!p) {
+        ovs_fatal(0, "virtual memory exhausted");
+    }
+    return p;
+}
+
+static void
+count(size_t n)
+{
+    xalloc_stats.calls++;
+    xalloc_stats.bytes += n;
+}
+
+void *
+xmalloc(size_t n)
+{
+    count(n);
+    return check(malloc(n ? n : 1));
+}
+
+void *
+xcalloc(size_t count_, size_t size)
+{
+    count(count_ * size);
+    return check(calloc(count_ ? count_ : 1, size ? size : 1));
+}
+
+void *
+xzalloc(size_t n)
+{
+    return xcalloc(1, n);
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+    count(n);
+    return check(realloc(p, n ? n : 1));
+}
+
+void *
+xmemdup(const void *p, size_t n)
+{
+    void *q = xmalloc(n);
+    memcpy(q, p, n);
+    return q;
+}
+
+char *
+xmemdup0(const char *p, size_t n)
+{
+    char *q = xmalloc(n + 1);
+    memcpy(q, p, n);
+    q[n] = '\0';
+    return q;
+}
+
+char *
+xstrdup(const char *s)
+{
+    return xmemdup0(s, strlen(s));
+}
+
+char *
+xvasprintf(const char *format, va_list args)
+{
+    va_list args2;
+    va_copy(args2, args);
+    int needed = vsnprintf(NULL, 0, format, args);
+    char *s = xmalloc(needed + 1);
+    vsnprintf(s, needed + 1, format, args2);
+    va_end(args2);
+    return s;
+}
+
+char *
+xasprintf(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    char *s = xvasprintf(format, args);
+    va_end(args);
+    return s;
+}
+
+void
+xfree(void *p)
+{
+    if (p) {
+        xalloc_stats.frees++;
+        free(p);
+    }
+}
+
+void
+ovs_fatal(int err_no, const char *format, ...)
+{
+    extern char *program_invocation_short_name;
+    va_list args;
+
+    fflush(stdout);
+    fprintf(stderr, "%s: ", program_invocation_short_name);
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    if (err_no) {
+        fprintf(stderr, " (%s)", strerror(err_no));
+    }
+    putc('\n', stderr);
+    exit(1);
+}
