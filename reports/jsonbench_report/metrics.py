@@ -1,0 +1,151 @@
+"""What each metric is called, its unit, which direction is better, and the
+per-repetition workload totals the headline tables use."""
+
+import statistics
+
+
+class Metric:
+    def __init__(self, key, label, unit, higher_is_better=False, deterministic=False):
+        self.key = key
+        self.label = label
+        self.unit = unit                  # "s", "bytes", "count", "ms", "/s"
+        self.higher_is_better = higher_is_better
+        self.deterministic = deterministic
+
+    def fmt(self, v):
+        return fmt_value(v, self.unit)
+
+
+METRICS = {m.key: m for m in [
+    Metric("cpu_time", "CPU time", "s"),
+    Metric("real_time", "wall time", "s"),
+    Metric("user_cpu_s", "user CPU", "s"),
+    Metric("sys_cpu_s", "system CPU", "s"),
+    Metric("rss_bytes", "RSS", "bytes"),
+    Metric("peak_rss_bytes", "peak RSS", "bytes"),
+    Metric("heap_allocated_bytes", "heap allocated", "bytes"),
+    Metric("heap_active_bytes", "heap active", "bytes"),
+    Metric("heap_resident_bytes", "heap resident", "bytes"),
+    Metric("alloc_calls", "allocation calls", "count", deterministic=True),
+    Metric("alloc_bytes", "allocated bytes", "bytes", deterministic=True),
+    Metric("frees", "frees", "count", deterministic=True),
+    Metric("bytes_out", "bytes produced", "bytes", deterministic=True),
+    Metric("items", "items", "count", deterministic=True),
+    Metric("iter_min_ms", "iteration min", "ms"),
+    Metric("iter_median_ms", "iteration median", "ms"),
+    Metric("iter_max_ms", "iteration max", "ms"),
+    Metric("instructions", "instructions (Ir)", "count", deterministic=True),
+]}
+
+
+def metric(key):
+    """Known metric, or a generic one guessed from the counter's name."""
+    if key in METRICS:
+        return METRICS[key]
+    higher = key.endswith("_per_s") or key.endswith("per_second") or key in (
+        "bytes_per_second", "items_per_second")
+    unit = "bytes" if key.endswith("_bytes") else "ms" if key.endswith("_ms") else \
+        "s" if key.endswith("_s") and not higher else "/s" if higher else "count"
+    return Metric(key, key.replace("_", " "), unit, higher_is_better=higher)
+
+
+def fmt_value(v, unit):
+    if v is None:
+        return "-"
+    if unit == "bytes":
+        a = abs(v)
+        for div, suf in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+            if a >= div:
+                return "%.3g %s" % (v / div, suf)
+        return "%d B" % v
+    if unit == "s":
+        if abs(v) >= 1 or v == 0:
+            return "%.3g s" % v
+        if abs(v) >= 1e-3:
+            return "%.3g ms" % (v * 1e3)
+        return "%.3g us" % (v * 1e6)
+    if unit == "ms":
+        return "%.3g ms" % v
+    if unit == "/s":
+        return "%.4g/s" % v
+    if float(v).is_integer() and abs(v) < 1e15:
+        return "{:,}".format(int(v))
+    return "%.4g" % v
+
+
+def bytes_scale(values):
+    """(divisor, unit label) that keeps bytes in a readable range."""
+    top = max([abs(v) for v in values] or [0])
+    for div, suf in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if top >= div:
+            return div, suf
+    return 1, "B"
+
+
+def time_scale(values):
+    top = max([abs(v) for v in values] or [0])
+    if top >= 1:
+        return 1.0, "s"
+    if top >= 1e-3:
+        return 1e-3, "ms"
+    return 1e-6, "us"
+
+
+def summary(values):
+    """min, median, max (None-safe)."""
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return None, None, None
+    return min(vals), statistics.median(vals), max(vals)
+
+
+def median(values):
+    vals = [v for v in values if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def change_pct(before, after, higher_is_better=False):
+    """Improvement in percent: positive when After is better than Before."""
+    if before is None or after is None or before == 0:
+        return None
+    if higher_is_better:
+        return (after - before) / before * 100.0
+    return (before - after) / before * 100.0
+
+
+# Headline figures of a whole workload run, per repetition, from its phases:
+# (label, metric key for units, how phases combine).  RSS is what the last
+# phase leaves (for load: RSS after loading), peak is the largest phase peak.
+TOTALS = [
+    ("CPU time", "cpu_time", "sum"),
+    ("wall time", "real_time", "sum"),
+    ("RSS after", "rss_bytes", "last"),
+    ("peak RSS", "peak_rss_bytes", "max"),
+    ("heap allocated", "heap_allocated_bytes", "last"),
+    ("allocation calls", "alloc_calls", "sum"),
+    ("allocated bytes", "alloc_bytes", "sum"),
+]
+
+
+def workload_totals(samples):
+    """{rep: {metric key: value}} over the phases of one entry's samples.
+
+    A phase named 'total' (if the harness writes one) is used as is instead
+    of summing the others."""
+    by_rep = {}
+    for s in samples:
+        by_rep.setdefault(s.rep, []).append(s)
+    out = {}
+    for rep, phases in by_rep.items():
+        totals = [p for p in phases if p.phase == "total"]
+        if totals:
+            out[rep] = dict(totals[0].metrics)
+            continue
+        row = {}
+        for _label, key, how in TOTALS:
+            vals = [p.metrics[key] for p in phases if key in p.metrics]
+            if not vals:
+                continue
+            row[key] = sum(vals) if how == "sum" else max(vals) if how == "max" else vals[-1]
+        out[rep] = row
+    return out

@@ -1,0 +1,9 @@
+"""Report sections, in the order they appear.  Each module has
+build(ctx) -> document.Section or None (None: nothing to show for this run).
+A new section is a new module plus one line here (issue 6 adds `claims`)."""
+
+from . import (overview, before_after, workloads, scaling, distributions,
+               processes, micro, environment)
+
+SECTIONS = [overview, before_after, workloads, scaling, distributions,
+            processes, micro, environment]

@@ -1,0 +1,84 @@
+"""Before / After / Improvement tables, each impl against `plain` and
+against `ovs`, laid out like the seeds' tables ("18.6 -> 16.6 s (10.7%)")."""
+
+from ..document import Section, Table
+from ..metrics import METRICS, change_pct, fmt_value, median
+from .common import by_key, process_times, total_median
+
+BASELINES = ("plain", "ovs")
+
+# (row label, workload-total metric); None metric = hyperfine process time.
+ROWS = [
+    ("CPU time", "cpu_time"),
+    ("RSS after", "rss_bytes"),
+    ("peak RSS", "peak_rss_bytes"),
+    ("allocation calls", "alloc_calls"),
+    ("process wall time", None),
+]
+
+
+def value(rs, entry, metric):
+    if metric is None:
+        return median(process_times(rs, entry))
+    return total_median(rs, entry, metric)
+
+
+def fmt_pct(p):
+    return "-" if p is None else "%+.1f%%" % p
+
+
+def table_rows(rs, groups, base, impl):
+    """One row per dataset x workload; a cell per metric, as in the seeds:
+    "Before -> After (Improvement)"."""
+    rows, used = [], [False] * len(ROWS)
+    for (dataset, variant), impls in groups.items():
+        if base not in impls or impl not in impls:
+            continue
+        row = [dataset, variant]
+        for i, (_label, metric) in enumerate(ROWS):
+            b = value(rs, impls[base], metric)
+            a = value(rs, impls[impl], metric)
+            if b is None or a is None:
+                row.append("-")
+                continue
+            used[i] = True
+            unit = METRICS[metric].unit if metric else "s"
+            row.append("%s -> %s (%s)" % (fmt_value(b, unit), fmt_value(a, unit),
+                                          fmt_pct(change_pct(b, a))))
+        rows.append(row)
+    # Drop metrics no workload reported.
+    keep = [0, 1] + [i + 2 for i, u in enumerate(used) if u]
+    headers = ["dataset", "workload"] + [label for label, _m in ROWS]
+    return [headers[k] for k in keep], [[r[k] for k in keep] for r in rows]
+
+
+def build(ctx):
+    rs = ctx.results
+    groups = by_key(rs.harness_entries())
+    impls = rs.impls()
+    s = Section("Before / After / Improvement", "before-after")
+    s.para("Medians over repetitions of whole-workload figures: CPU time is the "
+           "sum over the workload's phases, RSS after is what the last phase "
+           "leaves (for `load`: RSS after loading), peak RSS the largest phase "
+           "peak, allocation calls the sum; process wall time is hyperfine's "
+           "whole process.  **Improvement = (Before - After) / Before**: "
+           "positive means After is better (less time, memory or allocations).")
+    any_table = False
+    for base in BASELINES:
+        if base not in impls:
+            continue
+        sub = s.subsection("Against `%s`" % base, "vs-" + base)
+        for impl in impls:
+            if impl == base:
+                continue
+            headers, rows = table_rows(rs, groups, base, impl)
+            if not rows:
+                continue
+            any_table = True
+            sub.add(Table(headers, rows,
+                          caption="Before (`%s`) -> After (`%s`) (Improvement)" % (base, impl),
+                          align=["l", "l"] + ["r"] * (len(headers) - 2)))
+    if not any_table:
+        s.para("No impl pair to compare: the run needs `plain` or `ovs` and at "
+               "least one other impl on the same workload.")
+    return s

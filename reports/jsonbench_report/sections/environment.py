@@ -1,0 +1,50 @@
+"""Where and how the numbers were made: machine, build, commit, datasets."""
+
+from ..document import Section, Table
+
+
+def build(ctx):
+    rs = ctx.results
+    env = rs.env
+    ctx0 = next((e.context for e in rs.harness_entries()), None) or \
+        next((e.context for e in rs.entries), {})
+    rows = []
+
+    def add(label, *values):
+        for v in values:
+            if v not in (None, ""):
+                rows.append([label, str(v)])
+                return
+
+    add("CPU", env.get("cpu_model"), ctx0.get("cpu_model"))
+    add("cores", env.get("nproc"), ctx0.get("num_cpus"))
+    add("memory", env.get("memory"))
+    add("kernel", env.get("kernel"))
+    add("OS", env.get("os"))
+    add("compiler", ctx0.get("compiler"), env.get("compiler"))
+    add("compiler flags", ctx0.get("cflags"), env.get("cflags"))
+    add("build type", ctx0.get("build_type"), env.get("build_type"))
+    add("LTO", env.get("b_lto"))
+    add("allocator", env.get("allocator"), ctx0.get("allocator"))
+    add("commit", env.get("git_commit"), ctx0.get("git_commit"))
+    add("tree", env.get("git_dirty"))
+    add("date (UTC)", env.get("date"), ctx0.get("date"))
+    add("hyperfine", env.get("hyperfine"))
+    add("results folder", rs.root)
+    s = Section("Environment", "environment")
+    s.add(Table(["", ""], rows, align=["l", "l"]))
+    ds = env.get("datasets") or []
+    if not ds:
+        seen = {}
+        for e in rs.harness_entries():
+            p = e.context.get("dataset")
+            if p and p not in seen:
+                seen[p] = e.context.get("dataset_sha256", "")
+        ds = [{"label": p, "path": p, "sha256": h} for p, h in seen.items()]
+    if ds:
+        s.add(Table(["dataset", "file", "size", "sha256"],
+                    [[d.get("label", ""), d.get("path", ""),
+                      "%.1f MB" % (d["bytes"] / 1e6) if d.get("bytes") else "",
+                      d.get("sha256", "")] for d in ds],
+                    align=["l", "l", "r", "l"]))
+    return s
