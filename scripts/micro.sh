@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Runs the micro-benchmarks of every impl and prints a summary table.
+#
+# usage: scripts/micro.sh [options] [-- google-benchmark flags...]
+#   --build DIR        meson build dir (default: build); set up as a release
+#                      build if it does not exist, then brought up to date
+#   --impls A,B,...    only these impls (default: every jsonbench-micro-*)
+#   --min-time S       --benchmark_min_time per benchmark (default: 0.1)
+#   --repetitions N    --benchmark_repetitions (default: 1); the table shows
+#                      medians over repetitions
+#   --filter REGEX     --benchmark_filter (default: all benchmarks)
+#   --all              more tables (serialize variants, clone, destroy,
+#                      allocation counts)
+#   --out DIR          results dir (default: results/micro-<UTC timestamp>)
+#
+# Writes DIR/<impl>.json (google-benchmark JSON), DIR/<impl>.log (console
+# output) and DIR/table.md.  The default run takes about 40 s per impl on
+# 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=build
+impls=""
+min_time=0.1
+repetitions=1
+filter=""
+all=""
+out=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --impls) impls=$2; shift 2 ;;
+    --min-time) min_time=$2; shift 2 ;;
+    --repetitions) repetitions=$2; shift 2 ;;
+    --filter) filter=$2; shift 2 ;;
+    --all) all=--all; shift ;;
+    --out) out=$2; shift 2 ;;
+    --) shift; break ;;
+    -h|--help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "micro.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+scripts/deps.sh
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" -Dbuildtype=release >/dev/null
+fi
+ninja -C "$build" >/dev/null
+
+if [ -z "$impls" ]; then
+  impls=$(cd "$build/bench" && ls jsonbench-micro-* 2>/dev/null \
+            | sed 's/^jsonbench-micro-//' | tr '\n' ',')
+fi
+impls=${impls%,}
+if [ -z "$impls" ]; then
+  echo "micro.sh: no jsonbench-micro-* in $build/bench" >&2
+  exit 1
+fi
+
+[ -n "$out" ] || out=results/micro-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$out"
+
+args=(--benchmark_min_time="$min_time"
+      --benchmark_repetitions="$repetitions")
+[ -z "$filter" ] || args+=(--benchmark_filter="$filter")
+args+=("$@")
+
+reports=()
+for impl in ${impls//,/ }; do
+  exe=$build/bench/jsonbench-micro-$impl
+  if [ ! -x "$exe" ]; then
+    echo "micro.sh: no $exe" >&2
+    exit 1
+  fi
+  echo "micro.sh: $impl ..." >&2
+  # Written to a temp name and renamed, so a report is never half there.
+  tmp=$out/$impl.json.tmp
+  if ! "$exe" "${args[@]}" --benchmark_out_format=json \
+       --benchmark_out="$tmp" >"$out/$impl.log" 2>&1; then
+    rm -f "$tmp"
+    echo "micro.sh: $impl failed; see $out/$impl.log" >&2
+    tail -5 "$out/$impl.log" >&2
+    exit 1
+  fi
+  mv "$tmp" "$out/$impl.json"
+  reports+=("$out/$impl.json")
+done
+
+/usr/bin/python3 bench/micro-table.py $all "${reports[@]}" >"$out/table.md.tmp"
+mv "$out/table.md.tmp" "$out/table.md"
+cat "$out/table.md"
+echo
+echo "micro.sh: reports in $out/" >&2
