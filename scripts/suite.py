@@ -1,0 +1,405 @@
+#!/usr/bin/python3
+"""Run the ovsdb-jsonbench suite and generate its report.
+
+Every impl x workload (x variant) runs --repetitions times, each repetition a
+separate process: hyperfine times the whole process (--export-json) while the
+harness measures its phases (--results).  The per-process harness files are
+merged into one google-benchmark JSON file per job, with hyperfine's times
+added as '<workload>/process' rows, in results/<UTC stamp>-<commit>/runs/.
+Load runs at every --scale (scaling charts); the other workloads run at the
+first scale.  Monitor runs once per --modes x --clients value."""
+
+import argparse
+import datetime
+import glob
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+from jsonbench_scripts import gbench  # noqa: E402
+from jsonbench_scripts.env import collect_env, git_short_commit  # noqa: E402
+
+IMPL_ORDER = ["plain", "refcount", "inline", "serialized", "ovs"]
+ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
+SCHEMAS = {"nb": "/usr/share/ovn/ovn-nb.ovsschema", "sb": "/usr/share/ovn/ovn-sb.ovsschema"}
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        prog="scripts/suite.sh", description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--impls", help="comma list (default: every built jsonbench-<impl>)")
+    ap.add_argument("--workloads", default=",".join(ALL_WORKLOADS),
+                    help="comma list of %s and 'micro' (default: all six; add micro "
+                         "for the micro-benchmarks)" % ", ".join(ALL_WORKLOADS))
+    ap.add_argument("--scale", default="0.01",
+                    help="comma list of dataset scales (1 = seed size); several give "
+                         "scaling charts (default 0.01)")
+    ap.add_argument("--dataset", action="append", default=[],
+                    help="an existing OVSDB file to use instead of generated ones "
+                         "(repeatable; kind NB/SB from its schema)")
+    ap.add_argument("--repetitions", type=int, default=5,
+                    help="processes per job (default 5; Mann-Whitney needs >= 4 "
+                         "per side for p < 0.05)")
+    ap.add_argument("--allocator", choices=["glibc", "jemalloc"], default="glibc",
+                    help="glibc uses build/, jemalloc build-jemalloc/")
+    ap.add_argument("--clients", default="1,10", help="monitor client counts (default 1,10)")
+    ap.add_argument("--modes", default="tree,cache,direct",
+                    help="monitor composition modes (default tree,cache,direct)")
+    ap.add_argument("--raft-modes", default="tree,serialized",
+                    help="raft log entry forms (default tree,serialized)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--build-dir", help="meson build dir (default build/ or build-jemalloc/)")
+    ap.add_argument("--out", help="results folder (default results/<UTC stamp>-<commit>)")
+    ap.add_argument("--harness-args", default="",
+                    help="extra harness options for every job, e.g. '--batches 3'")
+    ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
+    ap.add_argument("--no-report", action="store_true")
+    ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+    return ap.parse_args(argv)
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def fmt_dur(s):
+    s = int(round(s))
+    return "%d:%02d:%02d" % (s // 3600, s % 3600 // 60, s % 60) if s >= 3600 else \
+        "%d:%02d" % (s // 60, s % 60)
+
+
+def csv(text):
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+# ---------------------------------------------------------------- build
+
+def ensure_build(args):
+    bdir = args.build_dir or ("build" if args.allocator == "glibc" else "build-" + args.allocator)
+    args.build_dir = os.path.join(ROOT, bdir)
+    if args.no_build:
+        return
+    if not os.path.exists(os.path.join(args.build_dir, "build.ninja")):
+        log("suite: meson setup %s (release, allocator %s)" % (bdir, args.allocator))
+        subprocess.run(["meson", "setup", args.build_dir, "-Dbuildtype=release",
+                        "-Dallocator=" + args.allocator], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    log("suite: ninja -C %s" % bdir)
+    r = subprocess.run(["ninja", "-C", args.build_dir], cwd=ROOT,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout[-4000:])
+        sys.exit("suite: build failed in %s" % bdir)
+
+
+def built_impls(build_dir, prefix):
+    exes = glob.glob(os.path.join(build_dir, prefix + "*"))
+    names = [os.path.basename(p)[len(os.path.basename(prefix)):] for p in exes
+             if os.access(p, os.X_OK) and not p.endswith((".p", ".so"))]
+    names = [n for n in names if n and "regressed" not in n]
+    return [i for i in IMPL_ORDER if i in names] + sorted(set(names) - set(IMPL_ORDER))
+
+
+# ---------------------------------------------------------------- datasets
+
+def dataset_path(kind, scale, form, seed):
+    return os.path.join(ROOT, "datasets", "out", "%s-s%g-%s-seed%d.ovsdb" % (kind, scale, form, seed))
+
+
+def ensure_dataset(args, kind, scale, form):
+    path = dataset_path(kind, scale, form, args.seed)
+    if os.path.exists(path):
+        return path
+    gen = os.path.join(args.build_dir, "datasets", "ovsdb-gen")
+    profile = os.path.join(ROOT, "datasets", "profiles", kind + ".profile")
+    if not os.access(gen, os.X_OK):
+        sys.exit("suite: %s is missing (build the datasets first)" % gen)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    cmd = [gen, "--schema", SCHEMAS[kind], "--profile", profile, "--scale", "%g" % scale,
+           "--form", form, "--seed", str(args.seed), "-o", path]
+    log("suite: generating %s" % os.path.relpath(path, ROOT))
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.exit("suite: dataset generation failed: %s\n%s" % (shlex.join(cmd), r.stderr[-2000:]))
+    return path
+
+
+def schema_kind(path):
+    """NB or SB from the schema record of an OVSDB file."""
+    with open(path, "rb") as f:
+        head = f.read(4096).decode("utf-8", "replace")
+    if "OVN_Southbound" in head:
+        return "sb"
+    if "OVN_Northbound" in head:
+        return "nb"
+    return "db"
+
+
+def sha256_of(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- plan
+
+class Job:
+    def __init__(self, impl, workload, variant, ds, opts, clients=None, mode=None):
+        self.impl = impl
+        self.workload = workload
+        self.variant = variant
+        self.ds = ds              # dict: label, path, kind, scale, form
+        self.opts = opts          # harness options for this job
+        self.clients = clients
+        self.mode = mode
+
+    @property
+    def name(self):
+        return "%s__%s__%s" % (self.ds["label"], self.variant, self.impl)
+
+
+def plan(args, impls, workloads, datasets):
+    """Jobs ordered workload-major so that impls of one comparison run close
+    together in time (less drift between them)."""
+    extra = shlex.split(args.harness_args)
+    main_scale = datasets[0]["scale"] if datasets else None
+    jobs = []
+    for wl in workloads:
+        for ds in datasets:
+            if ds["form"] == "log" and wl != "compact":
+                continue
+            if ds["form"] == "snapshot" and wl == "compact" and ds.get("generated"):
+                continue  # generated log forms exist for compaction
+            if wl != "load" and ds.get("generated") and ds["scale"] != main_scale:
+                continue  # other scales are for the load scaling chart only
+            if wl == "monitor" and ds["kind"] != "sb":
+                continue  # Logical_Flow lives in the Southbound database
+            if wl in ("txn", "raft") and ds["kind"] != "nb" and \
+                    any(d["kind"] == "nb" for d in datasets):
+                continue
+            variants = [(wl, [], None, None)]
+            if wl == "monitor":
+                variants = [("monitor-%s-c%s" % (m, c), ["--mode", m, "--clients", c], int(c), m)
+                            for m in csv(args.modes) for c in csv(args.clients)]
+            elif wl == "raft":
+                variants = [("raft-%s" % m, ["--mode", m], None, m) for m in csv(args.raft_modes)]
+            for variant, opts, clients, mode in variants:
+                for impl in impls:
+                    jobs.append(Job(impl, wl, variant, ds, opts + extra, clients, mode))
+    return jobs
+
+
+# ---------------------------------------------------------------- running
+
+def harness_cmd(args, job, results_path, output_path):
+    exe = os.path.join(args.build_dir, "harness", "jsonbench-" + job.impl)
+    cmd = [exe, job.workload, "--repetitions", "1", "--seed", str(args.seed),
+           "--results", results_path] + job.opts
+    if job.workload in ("dump", "compact"):
+        cmd += ["--output", output_path]
+    return cmd + [job.ds["path"]]
+
+
+def run_job(args, job, out_dir, tmp):
+    """Probe once (warms the page cache, reports errors clearly), then
+    hyperfine --runs N.  Returns the merged results path or raises."""
+    os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
+    os.makedirs(os.path.join(out_dir, "hyperfine"), exist_ok=True)
+    reps_dir = os.path.join(tmp, job.name)
+    os.makedirs(reps_dir, exist_ok=True)
+    probe = harness_cmd(args, job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
+    r = subprocess.run(probe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(probe),
+                                                 (r.stderr or r.stdout)[-1500:]))
+    # Each hyperfine run writes its own results file: $$ is the run's shell.
+    cmd = harness_cmd(args, job, "__RESULTS__", "__OUTPUT__")
+    shell_cmd = shlex.join(cmd).replace(
+        "__RESULTS__", shlex.quote(reps_dir) + "/rep-$$.json").replace(
+        "__OUTPUT__", shlex.quote(tmp) + "/out-$$")
+    hf_path = os.path.join(out_dir, "hyperfine", job.name + ".json")
+    hf = subprocess.run(["hyperfine", "--runs", str(args.repetitions), "--warmup", "0",
+                         "--style", "none", "--export-json", hf_path, shell_cmd],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if hf.returncode != 0:
+        raise RuntimeError("hyperfine failed: %s" % (hf.stderr or hf.stdout)[-1500:])
+    for p in glob.glob(os.path.join(tmp, "out-*")):
+        os.unlink(p)
+    rep_files = sorted(glob.glob(os.path.join(reps_dir, "rep-*.json")), key=os.path.getmtime)
+    if len(rep_files) != args.repetitions:
+        raise RuntimeError("expected %d harness results files, found %d"
+                           % (args.repetitions, len(rep_files)))
+    merged = gbench.merge_repetitions([gbench.read(p) for p in rep_files],
+                                      hyperfine=gbench.read(hf_path), workload=job.workload)
+    merged["context"]["suite_variant"] = job.variant
+    path = os.path.join(out_dir, "runs", job.name + ".json")
+    gbench.write_atomic(path, merged)
+    shutil.rmtree(reps_dir)
+    return path, merged
+
+
+def run_micro(args, impls, out_dir):
+    entries = []
+    os.makedirs(os.path.join(out_dir, "micro"), exist_ok=True)
+    for impl in impls:
+        exe = os.path.join(args.build_dir, "bench", "jsonbench-micro-" + impl)
+        if not os.access(exe, os.X_OK):
+            log("suite: no %s, micro-benchmarks skipped for %s" % (os.path.relpath(exe, ROOT), impl))
+            continue
+        path = os.path.join(out_dir, "micro", impl + ".json")
+        log("suite: micro-benchmarks %s" % impl)
+        r = subprocess.run([exe, "--benchmark_format=json", "--benchmark_out=" + path,
+                            "--benchmark_out_format=json", "--benchmark_repetitions=3",
+                            "--benchmark_min_time=0.05"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            log("suite: micro-benchmarks %s failed: %s" % (impl, r.stderr[-500:]))
+            continue
+        data = gbench.read(path)
+        data.setdefault("context", {})["impl"] = impl
+        gbench.write_atomic(path, data)
+        entries.append({"file": os.path.relpath(path, out_dir), "impl": impl,
+                        "workload": "micro", "variant": "micro", "dataset": "",
+                        "source": "micro", "allocator": args.allocator})
+    return entries
+
+
+def main(argv):
+    args = parse_args(argv)
+    t_start = time.time()
+    ensure_build(args)
+    harness_impls = built_impls(args.build_dir, os.path.join(args.build_dir, "harness", "jsonbench-"))
+    impls = csv(args.impls) if args.impls else harness_impls
+    missing = [i for i in impls if i not in harness_impls]
+    if missing:
+        sys.exit("suite: no harness executable for %s in %s (built: %s)"
+                 % (", ".join(missing), args.build_dir, ", ".join(harness_impls) or "none"))
+    workloads = csv(args.workloads)
+    unknown = [w for w in workloads if w not in ALL_WORKLOADS + ["micro"]]
+    if unknown:
+        sys.exit("suite: unknown workload(s) %s" % ", ".join(unknown))
+
+    datasets = []
+    if args.dataset:
+        for p in args.dataset:
+            if not os.path.exists(p):
+                sys.exit("suite: dataset %s not found" % p)
+            label = os.path.basename(p).rsplit(".", 1)[0]
+            datasets.append({"label": label, "path": os.path.abspath(p), "kind": schema_kind(p),
+                             "scale": None, "form": "any"})
+    else:
+        scales = [float(s) for s in csv(args.scale)]
+        for scale in scales:
+            for kind in ("nb", "sb"):
+                for form in ("snapshot", "log"):
+                    if form == "log" and ("compact" not in workloads or scale != scales[0]):
+                        continue
+                    if form == "snapshot" and scale != scales[0] and "load" not in workloads:
+                        continue
+                    path = dataset_path(kind, scale, form, args.seed)
+                    label = "%s-%g%s" % (kind, scale, "-log" if form == "log" else "")
+                    datasets.append({"label": label, "path": path, "kind": kind,
+                                     "scale": scale, "form": form, "generated": True})
+    jobs = plan(args, impls, [w for w in workloads if w != "micro"], datasets)
+    if args.dry_run:
+        for j in jobs:
+            log("%-10s %-20s %-14s %s" % (j.impl, j.variant, j.ds["label"],
+                                         shlex.join(harness_cmd(args, j, "R.json", "OUT"))))
+        log("%d jobs x %d repetitions" % (len(jobs), args.repetitions))
+        return 0
+    for ds in datasets:
+        if ds.get("generated") and any(j.ds is ds for j in jobs):
+            ensure_dataset(args, ds["kind"], ds["scale"], ds["form"])
+    used = [ds for ds in datasets if any(j.ds is ds for j in jobs)]
+    for ds in used:
+        ds["sha256"] = sha256_of(ds["path"])
+        ds["bytes"] = os.path.getsize(ds["path"])
+
+    stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
+    out_dir = args.out or os.path.join(ROOT, "results", "%s-%s" % (stamp, git_short_commit(ROOT)))
+    os.makedirs(out_dir, exist_ok=True)
+    env = collect_env(ROOT, args.build_dir, args.allocator)
+    env["command"] = "scripts/suite.sh " + shlex.join(argv)
+    env["datasets"] = [{k: ds.get(k) for k in ("label", "path", "kind", "scale", "form",
+                                               "sha256", "bytes")} for ds in used]
+    log("suite: %d jobs (%s x %d impls) x %d repetitions -> %s"
+        % (len(jobs), ", ".join(w for w in workloads if w != "micro"), len(impls),
+           args.repetitions, os.path.relpath(out_dir, ROOT)))
+
+    index, failures = [], []
+    rates = {}                      # workload -> seconds per dataset byte per run
+    t_jobs = time.time()
+
+    def estimate(rest):
+        total = 0.0
+        fallback = statistics.mean(rates.values()) if rates else None
+        for j in rest:
+            rate = rates.get(j.variant) or rates.get(j.workload) or fallback
+            if rate is None:
+                return None
+            total += rate * os.path.getsize(j.ds["path"]) * (args.repetitions + 1)
+        return total
+
+    with tempfile.TemporaryDirectory(prefix="jsonbench-suite-") as tmp:
+        for i, job in enumerate(jobs):
+            left = estimate(jobs[i:])
+            log("[%*d/%d] %s elapsed, %s left: %-10s %-20s %s" % (
+                len(str(len(jobs))), i + 1, len(jobs), fmt_dur(time.time() - t_start),
+                "~" + fmt_dur(left) if left is not None else "?",
+                job.impl, job.variant, job.ds["label"]))
+            t0 = time.time()
+            try:
+                path, merged = run_job(args, job, out_dir, tmp)
+            except (RuntimeError, OSError, ValueError) as exc:
+                log("    FAILED: %s" % exc)
+                failures.append({"job": job.name, "error": str(exc)[:2000]})
+                continue
+            dt = time.time() - t0
+            per = dt / (args.repetitions + 1) / max(os.path.getsize(job.ds["path"]), 1)
+            rates[job.variant] = per
+            rates.setdefault(job.workload, per)
+            proc = [b["real_time"] for b in merged["benchmarks"]
+                    if b.get("run_type") == "iteration" and b["name"].endswith("/process")]
+            log("    done in %.1f s%s" % (dt, "; process median %.3f s" % (
+                statistics.median(proc) / 1e3) if proc else ""))
+            index.append({"file": os.path.relpath(path, out_dir), "impl": job.impl,
+                          "workload": job.workload, "variant": job.variant,
+                          "dataset": job.ds["label"], "kind": job.ds["kind"].upper(),
+                          "scale": job.ds["scale"], "form": job.ds["form"],
+                          "clients": job.clients, "mode": job.mode,
+                          "params": " ".join(job.opts), "allocator": args.allocator,
+                          "hyperfine": "hyperfine/%s.json" % job.name, "source": "harness"})
+            gbench.write_atomic(os.path.join(out_dir, "index.json"),
+                                {"entries": index, "failures": failures})
+        if "micro" in workloads:
+            index += run_micro(args, impls, out_dir)
+    env["duration_s"] = time.time() - t_start
+    env["jobs_s"] = time.time() - t_jobs
+    gbench.write_atomic(os.path.join(out_dir, "index.json"), {"entries": index, "failures": failures})
+    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
+    log("suite: %d jobs ran, %d failed, in %s; results in %s"
+        % (len(index), len(failures), fmt_dur(time.time() - t_start), os.path.relpath(out_dir, ROOT)))
+    if not args.no_report and index:
+        sys.path.insert(0, os.path.join(ROOT, "reports"))
+        from jsonbench_report import generate
+        html = generate(out_dir)
+        log("suite: report %s" % os.path.relpath(html, ROOT))
+        log("suite: report %s" % os.path.relpath(os.path.join(out_dir, "report.md"), ROOT))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
