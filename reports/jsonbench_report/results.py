@@ -146,6 +146,12 @@ def read_json(path):
         return json.load(f)
 
 
+def _source_of(data):
+    """harness or micro: micro-benchmark files say workload 'micro' or none."""
+    wl = data.get("context", {}).get("workload")
+    return "harness" if wl and wl != "micro" else "micro"
+
+
 def samples_of(entry):
     """Iteration entries as Samples, times converted to seconds.
 
@@ -180,9 +186,7 @@ def load(root):
     """A results folder (with or without index.json) or a single JSON file."""
     if os.path.isfile(root):
         data = read_json(root)
-        source = "micro" if "workload" not in data.get("context", {}) and \
-            not data.get("context", {}).get("impl") else "harness"
-        e = Entry(root, {"source": source}, data)
+        e = Entry(root, {"source": _source_of(data)}, data)
         return ResultSet(os.path.dirname(root) or ".", [e], {}, [])
     index_path = os.path.join(root, "index.json")
     env_path = os.path.join(root, "env.json")
@@ -204,7 +208,5 @@ def load(root):
                 continue
             if not isinstance(data, dict) or "benchmarks" not in data:
                 continue
-            ctx = data.get("context", {})
-            source = "harness" if ctx.get("workload") else "micro"
-            entries.append(Entry(path, {"source": source}, data))
+            entries.append(Entry(path, {"source": _source_of(data)}, data))
     return ResultSet(root, entries, env, index)
