@@ -1,0 +1,650 @@
+#include "datum.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ds.h"
+#include "json.h"
+#include "util.h"
+
+/* ---- Atoms ---- */
+
+void
+atom_init_default(union atom *a, enum atomic_type type)
+{
+    memset(a, 0, sizeof *a);
+    if (type == ATOMIC_STRING) {
+        a->s = json_string_create("");
+    }
+}
+
+void
+atom_clone(union atom *dst, const union atom *src, enum atomic_type type)
+{
+    if (type == ATOMIC_STRING) {
+        dst->s = json_clone(src->s);
+    } else {
+        *dst = *src;
+    }
+}
+
+void
+atom_destroy(union atom *a, enum atomic_type type)
+{
+    if (type == ATOMIC_STRING) {
+        json_destroy(a->s);
+    }
+}
+
+int
+atom_compare(const union atom *a, const union atom *b, enum atomic_type type)
+{
+    switch (type) {
+    case ATOMIC_INTEGER:
+        return a->integer < b->integer ? -1 : a->integer > b->integer;
+    case ATOMIC_REAL:
+        return a->real < b->real ? -1 : a->real > b->real;
+    case ATOMIC_BOOLEAN:
+        return (int) a->boolean - (int) b->boolean;
+    case ATOMIC_STRING:
+        return a->s == b->s ? 0 : strcmp(json_string(a->s), json_string(b->s));
+    case ATOMIC_UUID:
+        return uuid_compare(&a->uuid, &b->uuid);
+    case ATOMIC_VOID:
+    case N_ATOMIC_TYPES:
+        break;
+    }
+    return 0;
+}
+
+bool
+atom_equals(const union atom *a, const union atom *b, enum atomic_type type)
+{
+    return !atom_compare(a, b, type);
+}
+
+char *
+atom_check_constraints(const union atom *a, const struct base_type *b)
+{
+    if (b->enum_ && datum_find_key(b->enum_, a, b->type) == UINT_MAX) {
+        return xasprintf("%s value is not one of the allowed values",
+                         atomic_type_to_string(b->type));
+    }
+    switch (b->type) {
+    case ATOMIC_INTEGER:
+        if (a->integer < b->u.integer.min || a->integer > b->u.integer.max) {
+            return xasprintf("integer %lld outside range [%lld, %lld]",
+                             (long long) a->integer,
+                             (long long) b->u.integer.min,
+                             (long long) b->u.integer.max);
+        }
+        break;
+    case ATOMIC_REAL:
+        if (a->real < b->u.real.min || a->real > b->u.real.max) {
+            return xasprintf("real %g outside range [%g, %g]", a->real,
+                             b->u.real.min, b->u.real.max);
+        }
+        break;
+    case ATOMIC_STRING: {
+        /* Constraints count UTF-8 characters, i.e. non-continuation bytes. */
+        unsigned int n_chars = 0;
+        for (const unsigned char *p = (const unsigned char *) json_string(a->s);
+             *p; p++) {
+            n_chars += (*p & 0xc0) != 0x80;
+        }
+        if (n_chars < b->u.string.min_len || n_chars > b->u.string.max_len) {
+            return xasprintf("string of %u characters outside length range "
+                             "[%u, %u]", n_chars, b->u.string.min_len,
+                             b->u.string.max_len);
+        }
+        break;
+    }
+    case ATOMIC_VOID:
+    case ATOMIC_BOOLEAN:
+    case ATOMIC_UUID:
+    case N_ATOMIC_TYPES:
+        break;
+    }
+    return NULL;
+}
+
+static char *
+type_mismatch(const struct base_type *b, const struct json *json)
+{
+    char *text = json_to_string(json, 0);
+    char *error;
+
+    if (strlen(text) > 60) {
+        strcpy(text + 57, "...");
+    }
+    error = xasprintf("expected %s, got %s", atomic_type_to_string(b->type),
+                      text);
+    free(text);
+    return error;
+}
+
+char *
+atom_from_json(union atom *a, const struct base_type *b,
+               const struct json *json)
+{
+    enum json_type jt = json_get_type(json);
+
+    switch (b->type) {
+    case ATOMIC_INTEGER:
+        if (jt != JSON_INTEGER) {
+            return type_mismatch(b, json);
+        }
+        a->integer = json_integer(json);
+        break;
+    case ATOMIC_REAL:
+        if (jt != JSON_INTEGER && jt != JSON_REAL) {
+            return type_mismatch(b, json);
+        }
+        a->real = json_real(json);
+        break;
+    case ATOMIC_BOOLEAN:
+        if (jt != JSON_TRUE && jt != JSON_FALSE) {
+            return type_mismatch(b, json);
+        }
+        a->boolean = jt == JSON_TRUE;
+        break;
+    case ATOMIC_STRING:
+        if (jt != JSON_STRING) {
+            return type_mismatch(b, json);
+        }
+        /* The stored atom is the parsed node itself, as in OVS >= 2.17. */
+        a->s = json_clone(json);
+        break;
+    case ATOMIC_UUID: {
+        if (jt != JSON_ARRAY || json_array_size(json) != 2
+            || json_get_type(json_array_at(json, 0)) != JSON_STRING
+            || strcmp(json_string(json_array_at(json, 0)), "uuid")
+            || json_get_type(json_array_at(json, 1)) != JSON_STRING
+            || !uuid_from_string(&a->uuid,
+                                 json_string(json_array_at(json, 1)))) {
+            return type_mismatch(b, json);
+        }
+        break;
+    }
+    case ATOMIC_VOID:
+    case N_ATOMIC_TYPES:
+        return xasprintf("cannot parse a void atom");
+    }
+
+    char *error = atom_check_constraints(a, b);
+    if (error) {
+        atom_destroy(a, b->type);
+    }
+    return error;
+}
+
+struct json *
+atom_to_json(const union atom *a, enum atomic_type type)
+{
+    switch (type) {
+    case ATOMIC_INTEGER:
+        return json_integer_create(a->integer);
+    case ATOMIC_REAL:
+        return json_real_create(a->real);
+    case ATOMIC_BOOLEAN:
+        return json_boolean_create(a->boolean);
+    case ATOMIC_STRING:
+        return json_clone(a->s);
+    case ATOMIC_UUID: {
+        char s[UUID_LEN + 1];
+        uuid_format(&a->uuid, s);
+        return json_array_create_2(json_string_create("uuid"),
+                                   json_string_create(s));
+    }
+    case ATOMIC_VOID:
+    case N_ATOMIC_TYPES:
+        break;
+    }
+    return json_null_create();
+}
+
+void
+atom_to_ds(const union atom *a, enum atomic_type type, struct ds *out)
+{
+    switch (type) {
+    case ATOMIC_INTEGER:
+        ds_put_format(out, "%lld", (long long) a->integer);
+        break;
+    case ATOMIC_REAL: {
+        /* Rare in OVN schemas: let the impl format it, so the text is the
+         * same as the tree serializer's. */
+        struct json *j = json_real_create(a->real);
+        json_to_ds(j, 0, out);
+        json_destroy(j);
+        break;
+    }
+    case ATOMIC_BOOLEAN:
+        ds_put_cstr(out, a->boolean ? "true" : "false");
+        break;
+    case ATOMIC_STRING:
+        json_to_ds(a->s, 0, out);
+        break;
+    case ATOMIC_UUID: {
+        char s[UUID_LEN + 1];
+        uuid_format(&a->uuid, s);
+        ds_put_cstr(out, "[\"uuid\",\"");
+        ds_put_cstr(out, s);
+        ds_put_cstr(out, "\"]");
+        break;
+    }
+    case ATOMIC_VOID:
+    case N_ATOMIC_TYPES:
+        ds_put_cstr(out, "null");
+        break;
+    }
+}
+
+/* ---- Datums ---- */
+
+void
+datum_init_empty(struct datum *d)
+{
+    d->n = 0;
+    d->keys = d->values = NULL;
+}
+
+void
+datum_init_default(struct datum *d, const struct ovsdb_type *t)
+{
+    datum_init_empty(d);
+    if (t->n_min) {
+        d->n = 1;
+        d->keys = xmalloc(sizeof *d->keys);
+        atom_init_default(&d->keys[0], t->key.type);
+        if (ovsdb_type_is_map(t)) {
+            d->values = xmalloc(sizeof *d->values);
+            atom_init_default(&d->values[0], t->value.type);
+        }
+    }
+}
+
+void
+datum_destroy(struct datum *d, const struct ovsdb_type *t)
+{
+    for (unsigned int i = 0; i < d->n; i++) {
+        atom_destroy(&d->keys[i], t->key.type);
+        if (d->values) {
+            atom_destroy(&d->values[i], t->value.type);
+        }
+    }
+    free(d->keys);
+    free(d->values);
+    datum_init_empty(d);
+}
+
+void
+datum_clone(struct datum *dst, const struct datum *src,
+            const struct ovsdb_type *t)
+{
+    dst->n = src->n;
+    dst->keys = dst->values = NULL;
+    if (!src->n) {
+        return;
+    }
+    dst->keys = xmalloc(src->n * sizeof *dst->keys);
+    for (unsigned int i = 0; i < src->n; i++) {
+        atom_clone(&dst->keys[i], &src->keys[i], t->key.type);
+    }
+    if (src->values) {
+        dst->values = xmalloc(src->n * sizeof *dst->values);
+        for (unsigned int i = 0; i < src->n; i++) {
+            atom_clone(&dst->values[i], &src->values[i], t->value.type);
+        }
+    }
+}
+
+void
+datum_swap(struct datum *a, struct datum *b)
+{
+    struct datum tmp = *a;
+    *a = *b;
+    *b = tmp;
+}
+
+bool
+datum_equals(const struct datum *a, const struct datum *b,
+             const struct ovsdb_type *t)
+{
+    if (a->n != b->n) {
+        return false;
+    }
+    for (unsigned int i = 0; i < a->n; i++) {
+        if (!atom_equals(&a->keys[i], &b->keys[i], t->key.type)
+            || (a->values
+                && !atom_equals(&a->values[i], &b->values[i],
+                                t->value.type))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool
+atom_is_default(const union atom *a, enum atomic_type type)
+{
+    switch (type) {
+    case ATOMIC_INTEGER:
+        return !a->integer;
+    case ATOMIC_REAL:
+        return a->real == 0.0;
+    case ATOMIC_BOOLEAN:
+        return !a->boolean;
+    case ATOMIC_STRING:
+        return !json_string(a->s)[0];
+    case ATOMIC_UUID:
+        return uuid_is_zero(&a->uuid);
+    case ATOMIC_VOID:
+    case N_ATOMIC_TYPES:
+        break;
+    }
+    return true;
+}
+
+bool
+datum_is_default(const struct datum *d, const struct ovsdb_type *t)
+{
+    if (!t->n_min) {
+        return !d->n;
+    }
+    return (d->n == 1 && atom_is_default(&d->keys[0], t->key.type)
+            && (!d->values || atom_is_default(&d->values[0], t->value.type)));
+}
+
+unsigned int
+datum_find_key(const struct datum *d, const union atom *key,
+               enum atomic_type type)
+{
+    unsigned int lo = 0, hi = d->n;
+
+    while (lo < hi) {
+        unsigned int mid = lo + (hi - lo) / 2;
+        int cmp = atom_compare(key, &d->keys[mid], type);
+        if (!cmp) {
+            return mid;
+        }
+        if (cmp < 0) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return UINT_MAX;
+}
+
+/* Sorting keeps values with their keys: sort an index, then permute. */
+struct sort_ctx {
+    const union atom *keys;
+    enum atomic_type type;
+};
+static struct sort_ctx sort_ctx;
+
+static int
+compare_index(const void *a_, const void *b_)
+{
+    unsigned int a = *(const unsigned int *) a_;
+    unsigned int b = *(const unsigned int *) b_;
+    int cmp = atom_compare(&sort_ctx.keys[a], &sort_ctx.keys[b],
+                           sort_ctx.type);
+    return cmp ? cmp : (a > b) - (a < b);
+}
+
+/* Sorts 'd' by key and fails on a duplicate key. */
+static char *
+datum_sort_unique(struct datum *d, const struct ovsdb_type *t)
+{
+    bool sorted = true;
+
+    for (unsigned int i = 1; i < d->n; i++) {
+        int cmp = atom_compare(&d->keys[i - 1], &d->keys[i], t->key.type);
+        if (cmp >= 0) {
+            sorted = false;
+            break;
+        }
+    }
+    if (!sorted) {
+        unsigned int *idx = xmalloc(d->n * sizeof *idx);
+        for (unsigned int i = 0; i < d->n; i++) {
+            idx[i] = i;
+        }
+        sort_ctx.keys = d->keys;
+        sort_ctx.type = t->key.type;
+        qsort(idx, d->n, sizeof *idx, compare_index);
+
+        union atom *keys = xmalloc(d->n * sizeof *keys);
+        union atom *values = d->values ? xmalloc(d->n * sizeof *values) : NULL;
+        for (unsigned int i = 0; i < d->n; i++) {
+            keys[i] = d->keys[idx[i]];
+            if (values) {
+                values[i] = d->values[idx[i]];
+            }
+        }
+        free(idx);
+        free(d->keys);
+        free(d->values);
+        d->keys = keys;
+        d->values = values;
+    }
+    for (unsigned int i = 1; i < d->n; i++) {
+        if (!atom_compare(&d->keys[i - 1], &d->keys[i], t->key.type)) {
+            return xasprintf(ovsdb_type_is_map(t) ? "map has duplicate key"
+                             : "set has duplicate element");
+        }
+    }
+    return NULL;
+}
+
+char *
+datum_check_size(const struct datum *d, const struct ovsdb_type *t)
+{
+    if (d->n < t->n_min || d->n > t->n_max) {
+        return xasprintf("%u elements where the column allows %u to %u",
+                         d->n, t->n_min, t->n_max);
+    }
+    return NULL;
+}
+
+static bool
+is_tagged(const struct json *json, const char *tag)
+{
+    return (json_get_type(json) == JSON_ARRAY && json_array_size(json) == 2
+            && json_get_type(json_array_at(json, 0)) == JSON_STRING
+            && !strcmp(json_string(json_array_at(json, 0)), tag));
+}
+
+char *
+datum_from_json(struct datum *d, const struct ovsdb_type *t,
+                const struct json *json, bool relaxed)
+{
+    const struct json *elems;
+    bool is_map = ovsdb_type_is_map(t);
+    size_t n;
+
+    datum_init_empty(d);
+    if (is_map) {
+        if (!is_tagged(json, "map")
+            || json_get_type(json_array_at(json, 1)) != JSON_ARRAY) {
+            return xasprintf("expected [\"map\", [...]]");
+        }
+        elems = json_array_at(json, 1);
+        n = json_array_size(elems);
+    } else if (is_tagged(json, "set")) {
+        elems = json_array_at(json, 1);
+        if (json_get_type(elems) != JSON_ARRAY) {
+            return xasprintf("expected [\"set\", [...]]");
+        }
+        n = json_array_size(elems);
+    } else {
+        elems = NULL;           /* A bare atom: a set of one. */
+        n = 1;
+    }
+    if (n > UINT_MAX - 1) {
+        return xasprintf("too many elements");
+    }
+
+    char *error = NULL;
+    if (n) {
+        d->keys = xmalloc(n * sizeof *d->keys);
+        if (is_map) {
+            d->values = xmalloc(n * sizeof *d->values);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct json *e = elems ? json_array_at(elems, i) : json;
+        if (is_map) {
+            if (json_get_type(e) != JSON_ARRAY || json_array_size(e) != 2) {
+                error = xasprintf("map element must be a [key, value] pair");
+                break;
+            }
+            error = atom_from_json(&d->keys[i], &t->key, json_array_at(e, 0));
+            if (error) {
+                break;
+            }
+            error = atom_from_json(&d->values[i], &t->value,
+                                   json_array_at(e, 1));
+            if (error) {
+                atom_destroy(&d->keys[i], t->key.type);
+                break;
+            }
+        } else {
+            error = atom_from_json(&d->keys[i], &t->key, e);
+            if (error) {
+                break;
+            }
+        }
+        d->n++;
+    }
+    if (!error) {
+        error = datum_sort_unique(d, t);
+    }
+    if (!error && !relaxed) {
+        error = datum_check_size(d, t);
+    }
+    if (error) {
+        datum_destroy(d, t);
+    }
+    return error;
+}
+
+void
+datum_apply_diff(struct datum *d, struct datum *diff,
+                 const struct ovsdb_type *t)
+{
+    /* Merge two sorted arrays: keys only in one side are kept; a key in
+     * both is removed when the values match (or for sets), else updated. */
+    unsigned int cap = d->n + diff->n;
+    struct datum out;
+    unsigned int i = 0, j = 0;
+
+    out.n = 0;
+    out.keys = cap ? xmalloc(cap * sizeof *out.keys) : NULL;
+    out.values = d->values || diff->values
+                 ? xmalloc((cap ? cap : 1) * sizeof *out.values) : NULL;
+    while (i < d->n || j < diff->n) {
+        int cmp = (i >= d->n ? 1 : j >= diff->n ? -1
+                   : atom_compare(&d->keys[i], &diff->keys[j], t->key.type));
+        if (cmp < 0) {
+            out.keys[out.n] = d->keys[i];
+            if (out.values) {
+                out.values[out.n] = d->values[i];
+            }
+            out.n++;
+            i++;
+        } else if (cmp > 0) {
+            out.keys[out.n] = diff->keys[j];
+            if (out.values) {
+                out.values[out.n] = diff->values[j];
+            }
+            out.n++;
+            j++;
+        } else {
+            bool same = !out.values || atom_equals(&d->values[i],
+                                                   &diff->values[j],
+                                                   t->value.type);
+            if (same) {
+                atom_destroy(&d->keys[i], t->key.type);
+                atom_destroy(&diff->keys[j], t->key.type);
+                if (out.values) {
+                    atom_destroy(&d->values[i], t->value.type);
+                    atom_destroy(&diff->values[j], t->value.type);
+                }
+            } else {
+                out.keys[out.n] = d->keys[i];
+                out.values[out.n] = diff->values[j];
+                atom_destroy(&diff->keys[j], t->key.type);
+                atom_destroy(&d->values[i], t->value.type);
+                out.n++;
+            }
+            i++;
+            j++;
+        }
+    }
+    free(d->keys);
+    free(d->values);
+    free(diff->keys);
+    free(diff->values);
+    datum_init_empty(diff);
+    if (!out.n) {
+        free(out.keys);
+        free(out.values);
+        datum_init_empty(&out);
+    }
+    *d = out;
+}
+
+struct json *
+datum_to_json(const struct datum *d, const struct ovsdb_type *t)
+{
+    if (ovsdb_type_is_map(t)) {
+        struct json **pairs = xmalloc((d->n ? d->n : 1) * sizeof *pairs);
+        for (unsigned int i = 0; i < d->n; i++) {
+            pairs[i] = json_array_create_2(
+                atom_to_json(&d->keys[i], t->key.type),
+                atom_to_json(&d->values[i], t->value.type));
+        }
+        return json_array_create_2(json_string_create("map"),
+                                   json_array_create(pairs, d->n));
+    } else if (d->n == 1) {
+        return atom_to_json(&d->keys[0], t->key.type);
+    } else {
+        struct json **elems = xmalloc((d->n ? d->n : 1) * sizeof *elems);
+        for (unsigned int i = 0; i < d->n; i++) {
+            elems[i] = atom_to_json(&d->keys[i], t->key.type);
+        }
+        return json_array_create_2(json_string_create("set"),
+                                   json_array_create(elems, d->n));
+    }
+}
+
+void
+datum_to_ds(const struct datum *d, const struct ovsdb_type *t,
+            struct ds *out)
+{
+    bool is_map = ovsdb_type_is_map(t);
+
+    if (!is_map && d->n == 1) {
+        atom_to_ds(&d->keys[0], t->key.type, out);
+        return;
+    }
+    ds_put_cstr(out, is_map ? "[\"map\",[" : "[\"set\",[");
+    for (unsigned int i = 0; i < d->n; i++) {
+        if (i) {
+            ds_put_char(out, ',');
+        }
+        if (is_map) {
+            ds_put_char(out, '[');
+            atom_to_ds(&d->keys[i], t->key.type, out);
+            ds_put_char(out, ',');
+            atom_to_ds(&d->values[i], t->value.type, out);
+            ds_put_char(out, ']');
+        } else {
+            atom_to_ds(&d->keys[i], t->key.type, out);
+        }
+    }
+    ds_put_cstr(out, "]]");
+}

@@ -1,0 +1,75 @@
+/* Atoms and datums: the values of OVSDB columns.
+ *
+ * As in OVS since 2.17, a string atom is the impl's JSON string node, taken
+ * from the parse tree with json_clone() (count++ in refcounted impls, a copy
+ * in the others), so the JSON representation decides the memory of every
+ * stored string.  UUIDs are binary.  A datum's atoms are sorted by key with
+ * no duplicates; a map keeps its values in a parallel array. */
+#ifndef HARNESS_DATUM_H
+#define HARNESS_DATUM_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "types.h"
+#include "uuid.h"
+
+struct ds;
+struct json;
+
+union atom {
+    int64_t integer;
+    double real;
+    bool boolean;
+    struct json *s;             /* A JSON_STRING node of the impl. */
+    struct uuid uuid;
+};
+
+struct datum {
+    unsigned int n;
+    union atom *keys;
+    union atom *values;         /* NULL unless a map. */
+};
+
+/* Atoms. */
+void atom_init_default(union atom *, enum atomic_type);
+void atom_clone(union atom *dst, const union atom *src, enum atomic_type);
+void atom_destroy(union atom *, enum atomic_type);
+int atom_compare(const union atom *, const union atom *, enum atomic_type);
+bool atom_equals(const union atom *, const union atom *, enum atomic_type);
+char *atom_from_json(union atom *, const struct base_type *,
+                     const struct json *);
+char *atom_check_constraints(const union atom *, const struct base_type *);
+struct json *atom_to_json(const union atom *, enum atomic_type);
+void atom_to_ds(const union atom *, enum atomic_type, struct ds *);
+
+/* Datums. */
+void datum_init_empty(struct datum *);
+void datum_init_default(struct datum *, const struct ovsdb_type *);
+void datum_destroy(struct datum *, const struct ovsdb_type *);
+void datum_clone(struct datum *dst, const struct datum *src,
+                 const struct ovsdb_type *);
+void datum_swap(struct datum *, struct datum *);
+bool datum_equals(const struct datum *, const struct datum *,
+                  const struct ovsdb_type *);
+bool datum_is_default(const struct datum *, const struct ovsdb_type *);
+/* Parses RFC 7047 <value> JSON.  With 'relaxed' the element count is not
+ * checked against the type (diffs may hold more elements than the column). */
+char *datum_from_json(struct datum *, const struct ovsdb_type *,
+                      const struct json *, bool relaxed);
+char *datum_check_size(const struct datum *, const struct ovsdb_type *);
+/* Applies a diff (as OVS writes with "_is_diff": true): set elements and
+ * map pairs in 'diff' toggle, a map key with another value is updated.
+ * Destroys 'diff'. */
+void datum_apply_diff(struct datum *, struct datum *diff,
+                      const struct ovsdb_type *);
+struct json *datum_to_json(const struct datum *, const struct ovsdb_type *);
+/* Writes the same text that json_to_ds(datum_to_json(...)) would. */
+void datum_to_ds(const struct datum *, const struct ovsdb_type *,
+                 struct ds *);
+/* Index of 'key' in sorted 'datum', or UINT_MAX. */
+unsigned int datum_find_key(const struct datum *, const union atom *,
+                            enum atomic_type);
+
+#endif

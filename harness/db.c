@@ -1,0 +1,324 @@
+#include "db.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "util.h"
+
+struct db *
+db_create(struct db_schema *schema)
+{
+    struct db *db = xzalloc(sizeof *db);
+
+    db->schema = schema;
+    db->tables = xcalloc(schema->n_tables ? schema->n_tables : 1,
+                         sizeof *db->tables);
+    for (unsigned int i = 0; i < schema->n_tables; i++) {
+        struct table *t = &db->tables[i];
+        t->schema = schema->tables[i];
+        t->mask = 0;
+        t->buckets = xcalloc(1, sizeof *t->buckets);
+    }
+    return db;
+}
+
+void
+db_destroy(struct db *db)
+{
+    if (!db) {
+        return;
+    }
+    for (unsigned int i = 0; i < db->schema->n_tables; i++) {
+        struct table *t = &db->tables[i];
+        for (size_t b = 0; b <= t->mask; b++) {
+            for (struct row *r = t->buckets[b], *next; r; r = next) {
+                next = r->next;
+                row_destroy(r, t->schema);
+            }
+        }
+        free(t->buckets);
+    }
+    free(db->tables);
+    db_schema_destroy(db->schema);
+    free(db);
+}
+
+size_t
+db_n_rows(const struct db *db)
+{
+    size_t n = 0;
+    for (unsigned int i = 0; i < db->schema->n_tables; i++) {
+        n += db->tables[i].n_rows;
+    }
+    return n;
+}
+
+struct table *
+db_find_table(struct db *db, const char *name)
+{
+    const struct table_schema *ts = db_schema_find_table(db->schema, name);
+    return ts ? &db->tables[ts->index] : NULL;
+}
+
+struct row *
+table_find_row(const struct table *t, const struct uuid *uuid)
+{
+    for (struct row *r = t->buckets[uuid_hash(uuid) & t->mask]; r;
+         r = r->next) {
+        if (uuid_equals(&r->uuid, uuid)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+static void
+table_expand(struct table *t)
+{
+    size_t new_mask = t->mask * 2 + 1;
+    struct row **buckets = xcalloc(new_mask + 1, sizeof *buckets);
+
+    for (size_t b = 0; b <= t->mask; b++) {
+        for (struct row *r = t->buckets[b], *next; r; r = next) {
+            next = r->next;
+            size_t nb = uuid_hash(&r->uuid) & new_mask;
+            r->next = buckets[nb];
+            buckets[nb] = r;
+        }
+    }
+    free(t->buckets);
+    t->buckets = buckets;
+    t->mask = new_mask;
+}
+
+struct row *
+row_create(const struct table_schema *ts, const struct uuid *uuid)
+{
+    struct row *r = xmalloc(sizeof *r + ts->n_columns * sizeof r->fields[0]);
+
+    r->next = NULL;
+    r->uuid = *uuid;
+    memset(&r->version, 0, sizeof r->version);
+    for (unsigned int i = 0; i < ts->n_columns; i++) {
+        datum_init_default(&r->fields[i], &ts->columns[i]->type);
+    }
+    return r;
+}
+
+void
+row_destroy(struct row *r, const struct table_schema *ts)
+{
+    for (unsigned int i = 0; i < ts->n_columns; i++) {
+        datum_destroy(&r->fields[i], &ts->columns[i]->type);
+    }
+    free(r);
+}
+
+struct row *
+row_clone(const struct row *src, const struct table_schema *ts)
+{
+    struct row *r = xmalloc(sizeof *r + ts->n_columns * sizeof r->fields[0]);
+
+    r->next = NULL;
+    r->uuid = src->uuid;
+    r->version = src->version;
+    for (unsigned int i = 0; i < ts->n_columns; i++) {
+        datum_clone(&r->fields[i], &src->fields[i], &ts->columns[i]->type);
+    }
+    return r;
+}
+
+static void
+table_link_row(struct table *t, struct row *r)
+{
+    if (t->n_rows > t->mask) {
+        table_expand(t);
+    }
+    size_t b = uuid_hash(&r->uuid) & t->mask;
+    r->next = t->buckets[b];
+    t->buckets[b] = r;
+    t->n_rows++;
+}
+
+struct row *
+table_insert_row(struct table *t, const struct uuid *uuid)
+{
+    assert(!table_find_row(t, uuid));
+    struct row *r = row_create(t->schema, uuid);
+    table_link_row(t, r);
+    return r;
+}
+
+void
+table_delete_row(struct table *t, struct row *row)
+{
+    struct row **p = &t->buckets[uuid_hash(&row->uuid) & t->mask];
+    while (*p != row) {
+        p = &(*p)->next;
+    }
+    *p = row->next;
+    t->n_rows--;
+    row_destroy(row, t->schema);
+}
+
+static int
+compare_rows(const void *a_, const void *b_)
+{
+    const struct row *const *a = a_;
+    const struct row *const *b = b_;
+    return uuid_compare(&(*a)->uuid, &(*b)->uuid);
+}
+
+struct row **
+table_sorted_rows(const struct table *t)
+{
+    struct row **rows = xmalloc((t->n_rows ? t->n_rows : 1) * sizeof *rows);
+    size_t n = 0;
+
+    for (size_t b = 0; b <= t->mask; b++) {
+        for (struct row *r = t->buckets[b]; r; r = r->next) {
+            rows[n++] = r;
+        }
+    }
+    qsort(rows, n, sizeof *rows, compare_rows);
+    return rows;
+}
+
+/* Sets the columns of 'row' given in 'json' (an object column -> value). */
+static char *
+update_row(struct row *row, const struct table_schema *ts,
+           const struct json *json, bool is_diff)
+{
+    struct shash_node *node;
+
+    SHASH_FOR_EACH (node, json_object(json)) {
+        const struct column_schema *c = table_schema_find_column(ts,
+                                                                 node->name);
+        if (!c) {
+            return xasprintf("no column \"%s\"", node->name);
+        }
+        struct datum value;
+        char *error = datum_from_json(&value, &c->type, node->data, is_diff);
+        if (error) {
+            char *e = xasprintf("column %s: %s", c->name, error);
+            free(error);
+            return e;
+        }
+        struct datum *field = &row->fields[c->index];
+        if (is_diff && !ovsdb_type_is_scalar(&c->type)) {
+            datum_apply_diff(field, &value, &c->type);
+            error = datum_check_size(field, &c->type);
+            if (error) {
+                char *e = xasprintf("column %s: after diff: %s", c->name,
+                                    error);
+                free(error);
+                return e;
+            }
+        } else {
+            datum_swap(field, &value);
+            datum_destroy(&value, &c->type);
+        }
+    }
+    return NULL;
+}
+
+static char *
+apply_table_update(struct table *t, const struct json *rows, bool is_diff)
+{
+    struct shash_node *node;
+
+    if (json_get_type(rows) != JSON_OBJECT) {
+        return xasprintf("table %s: expected an object of rows",
+                         t->schema->name);
+    }
+    SHASH_FOR_EACH (node, json_object(rows)) {
+        struct uuid uuid;
+        const struct json *rj = node->data;
+        char *error = NULL;
+
+        if (!uuid_from_string(&uuid, node->name)) {
+            return xasprintf("table %s: \"%s\" is not a UUID",
+                             t->schema->name, node->name);
+        }
+        struct row *row = table_find_row(t, &uuid);
+        if (json_get_type(rj) == JSON_NULL) {
+            if (!row) {
+                error = xasprintf("deletes a row that does not exist");
+            } else {
+                table_delete_row(t, row);
+            }
+        } else if (json_get_type(rj) != JSON_OBJECT) {
+            error = xasprintf("row must be an object or null");
+        } else if (row) {
+            error = update_row(row, t->schema, rj, is_diff);
+        } else {
+            row = row_create(t->schema, &uuid);
+            error = update_row(row, t->schema, rj, is_diff);
+            if (error) {
+                row_destroy(row, t->schema);
+            } else {
+                table_link_row(t, row);
+            }
+        }
+        if (error) {
+            char *e = xasprintf("table %s row %s: %s", t->schema->name,
+                                node->name, error);
+            free(error);
+            return e;
+        }
+    }
+    return NULL;
+}
+
+char *
+db_apply_record(struct db *db, const struct json *json)
+{
+    if (json_get_type(json) != JSON_OBJECT) {
+        return xasprintf("transaction record must be a JSON object");
+    }
+    const struct json *is_diff_json = json_object_get(json, "_is_diff");
+    bool is_diff = is_diff_json && json_get_type(is_diff_json) == JSON_TRUE;
+
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, json_object(json)) {
+        if (!strcmp(node->name, "_date") || !strcmp(node->name, "_comment")
+            || !strcmp(node->name, "_is_diff")) {
+            continue;
+        }
+        struct table *t = db_find_table(db, node->name);
+        if (!t) {
+            return xasprintf("no table \"%s\" in schema %s", node->name,
+                             db->schema->name);
+        }
+        char *error = apply_table_update(t, node->data, is_diff);
+        if (error) {
+            return error;
+        }
+    }
+    db->n_txns++;
+    return NULL;
+}
+
+struct json *
+row_to_json(const struct row *row, const struct table_schema *ts,
+            bool all_columns, bool with_uuid)
+{
+    struct json *obj = json_object_create();
+
+    for (unsigned int i = 0; i < ts->n_columns; i++) {
+        const struct column_schema *c = ts->columns[i];
+        if (all_columns || !datum_is_default(&row->fields[i], &c->type)) {
+            json_object_put(obj, c->name,
+                            datum_to_json(&row->fields[i], &c->type));
+        }
+    }
+    if (with_uuid) {
+        union atom a = { .uuid = row->uuid };
+        json_object_put(obj, "_uuid", atom_to_json(&a, ATOMIC_UUID));
+        a.uuid = row->version;
+        json_object_put(obj, "_version", atom_to_json(&a, ATOMIC_UUID));
+    }
+    return obj;
+}

@@ -1,0 +1,276 @@
+/* jsonbench-<impl>: runs one workload on one dataset with the JSON impl this
+ * program was linked with, and reports what it cost. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "build_info.h"
+#include "ds.h"
+#include "file_hash.h"
+#include "json.h"
+#include "metrics.h"
+#include "results.h"
+#include "util.h"
+#include "workload.h"
+
+static const char *program_name = "jsonbench";
+
+static void
+usage(FILE *stream)
+{
+    const struct json_impl_info *info = json_impl_info();
+
+    fprintf(stream,
+"usage: %s WORKLOAD [OPTIONS] [DATASET]\n"
+"Runs WORKLOAD on the OVSDB standalone file DATASET with the '%s' JSON\n"
+"implementation (%s; node size %zu bytes) and the %s allocator, and reports\n"
+"wall/CPU time, RSS, heap and allocation counts per phase.\n"
+"\nWorkloads:\n", program_name, info->name, info->features, info->node_size,
+            metrics_allocator());
+    for (size_t i = 0; i < n_workloads; i++) {
+        fprintf(stream, "  %-8s %s\n%s", workloads[i]->name,
+                workloads[i]->summary, workloads[i]->help);
+    }
+    fprintf(stream,
+"\nGeneral options:\n"
+"  --repetitions N   run the workload N times (default 1); results hold\n"
+"                    every repetition plus mean/median/stddev/min/max\n"
+"  --seed N          seed for everything random (default 1)\n"
+"  --results FILE    write results (google-benchmark JSON) to FILE,\n"
+"                    atomically; without it, print a short table\n"
+"  --output FILE     dump/compact: write the produced text to FILE\n"
+"  --no-sha256       do not hash DATASET for the results context\n"
+"  --help            this text\n"
+"\nWorkload options (see each workload for which apply):\n"
+"  --iterations N  --clients N  --batches K  --batch-rows R\n"
+"  --mode tree|cache|direct|serialized  --table T  --condition JSON\n"
+"  --txns M  --entries E  --followers F\n"
+"\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
+"names file, record and byte offset), 2 on bad usage.\n");
+}
+
+static OVS_NO_RETURN void
+usage_error(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
+
+static void
+usage_error(const char *format, ...)
+{
+    va_list args;
+
+    fprintf(stderr, "%s: ", program_name);
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fprintf(stderr, " (try --help)\n");
+    exit(2);
+}
+
+static long long
+parse_number(const char *option, const char *arg, long long min,
+             long long max)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(arg, &end, 10);
+    if (errno || end == arg || *end || v < min || v > max) {
+        usage_error("--%s: \"%s\" is not an integer in [%lld, %lld]", option,
+                    arg, min, max);
+    }
+    return v;
+}
+
+enum {
+    OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
+    OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
+    OPT_TABLE, OPT_CONDITION, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
+    OPT_NO_SHA256, OPT_HELP,
+};
+
+static void
+parse_options(int argc, char *argv[], struct bench_options *o)
+{
+    static const struct option long_options[] = {
+        { "repetitions", required_argument, NULL, OPT_REPETITIONS },
+        { "seed", required_argument, NULL, OPT_SEED },
+        { "results", required_argument, NULL, OPT_RESULTS },
+        { "output", required_argument, NULL, OPT_OUTPUT },
+        { "iterations", required_argument, NULL, OPT_ITERATIONS },
+        { "clients", required_argument, NULL, OPT_CLIENTS },
+        { "batches", required_argument, NULL, OPT_BATCHES },
+        { "batch-rows", required_argument, NULL, OPT_BATCH_ROWS },
+        { "mode", required_argument, NULL, OPT_MODE },
+        { "table", required_argument, NULL, OPT_TABLE },
+        { "condition", required_argument, NULL, OPT_CONDITION },
+        { "txns", required_argument, NULL, OPT_TXNS },
+        { "entries", required_argument, NULL, OPT_ENTRIES },
+        { "followers", required_argument, NULL, OPT_FOLLOWERS },
+        { "no-sha256", no_argument, NULL, OPT_NO_SHA256 },
+        { "help", no_argument, NULL, OPT_HELP },
+        { NULL, 0, NULL, 0 },
+    };
+    const int MAX = 100000000;
+
+    memset(o, 0, sizeof *o);
+    o->repetitions = 1;
+    o->seed = 1;
+    for (;;) {
+        int c = getopt_long(argc, argv, "h", long_options, NULL);
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+        case OPT_REPETITIONS:
+            o->repetitions = parse_number("repetitions", optarg, 1, 1000);
+            break;
+        case OPT_SEED:
+            o->seed = parse_number("seed", optarg, 0, LLONG_MAX);
+            break;
+        case OPT_RESULTS:
+            o->results = optarg;
+            break;
+        case OPT_OUTPUT:
+            o->output = optarg;
+            break;
+        case OPT_ITERATIONS:
+            o->iterations = parse_number("iterations", optarg, 1, MAX);
+            break;
+        case OPT_CLIENTS:
+            o->clients = parse_number("clients", optarg, 1, MAX);
+            break;
+        case OPT_BATCHES:
+            o->batches = parse_number("batches", optarg, 1, MAX);
+            break;
+        case OPT_BATCH_ROWS:
+            o->batch_rows = parse_number("batch-rows", optarg, 1, MAX);
+            break;
+        case OPT_MODE:
+            o->mode = optarg;
+            break;
+        case OPT_TABLE:
+            o->table = optarg;
+            break;
+        case OPT_CONDITION:
+            o->condition = optarg;
+            break;
+        case OPT_TXNS:
+            o->txns = parse_number("txns", optarg, 1, MAX);
+            break;
+        case OPT_ENTRIES:
+            o->entries = parse_number("entries", optarg, 1, MAX);
+            break;
+        case OPT_FOLLOWERS:
+            o->followers = parse_number("followers", optarg, 1, MAX);
+            break;
+        case OPT_NO_SHA256:
+            o->no_sha256 = true;
+            break;
+        case 'h':
+        case OPT_HELP:
+            usage(stdout);
+            exit(0);
+        default:
+            usage_error("bad option");
+        }
+    }
+
+    /* WORKLOAD and DATASET may come anywhere among the options. */
+    int n_args = argc - optind;
+    if (n_args < 1) {
+        usage_error("missing WORKLOAD");
+    }
+    if (n_args > 2) {
+        usage_error("too many arguments");
+    }
+    o->workload = argv[optind];
+    o->dataset = n_args == 2 ? argv[optind + 1] : NULL;
+}
+
+int
+main(int argc, char *argv[])
+{
+    struct bench_options o;
+    const char *slash = strrchr(argv[0], '/');
+
+    program_name = slash ? slash + 1 : argv[0];
+    parse_options(argc, argv, &o);
+
+    const struct workload *w = workload_find(o.workload);
+    if (!w) {
+        usage_error("unknown workload \"%s\"", o.workload);
+    }
+    if (w->needs_dataset && !o.dataset) {
+        usage_error("workload %s needs a DATASET file", w->name);
+    }
+    char *error = w->prepare(&o);
+    if (error) {
+        fprintf(stderr, "%s: %s: %s (try --help)\n", program_name, w->name,
+                error);
+        free(error);
+        return 2;
+    }
+
+    char sha256[65] = "";
+    if (o.dataset && !o.no_sha256) {
+        error = file_sha256(o.dataset, sha256);
+        if (error) {
+            fprintf(stderr, "%s: %s\n", program_name, error);
+            free(error);
+            return 1;
+        }
+    }
+
+    struct bench bench;
+    bench_init(&bench, w->name, o.repetitions);
+    for (int rep = 0; rep < o.repetitions && !error; rep++) {
+        bench.repetition = rep;
+        error = w->run(&bench, &o);
+    }
+    if (error) {
+        fprintf(stderr, "%s: %s\n", program_name, error);
+        free(error);
+        bench_destroy(&bench);
+        return 1;
+    }
+
+    struct ds params = DS_EMPTY_INITIALIZER;
+    ds_put_format(&params, "repetitions=%d seed=%llu", o.repetitions,
+                  (unsigned long long) o.seed);
+    w->describe(&o, &params);
+
+    const struct json_impl_info *info = json_impl_info();
+    struct results_context ctx = {
+        .executable = argv[0],
+        .impl = info->name,
+        .allocator = metrics_allocator(),
+        .workload = w->name,
+        .params = ds_cstr(&params),
+        .dataset = o.dataset,
+        .dataset_sha256 = sha256,
+        .build_type = harness_build_type,
+        .compiler = harness_compiler,
+        .cflags = harness_cflags,
+        .git_commit = harness_git_commit,
+        .node_size = info->node_size,
+    };
+    int status = 0;
+    if (o.results) {
+        error = results_write(&bench, &ctx, o.results);
+        if (error) {
+            fprintf(stderr, "%s: %s\n", program_name, error);
+            free(error);
+            status = 1;
+        }
+    } else {
+        printf("%s %s on %s (impl %s, %s): %s\n", program_name, w->name,
+               o.dataset ? o.dataset : "built-in data", info->name,
+               metrics_allocator(), ds_cstr(&params));
+        results_print_table(&bench, stdout);
+    }
+    ds_destroy(&params);
+    bench_destroy(&bench);
+    return status;
+}

@@ -1,0 +1,38 @@
+/* Process measurements taken around each phase: time, CPU, RSS, heap and the
+ * x*alloc counters. */
+#ifndef HARNESS_METRICS_H
+#define HARNESS_METRICS_H 1
+
+#include <stdint.h>
+
+#include "util.h"
+
+struct metrics_snapshot {
+    double wall_s;              /* CLOCK_MONOTONIC. */
+    double user_s, sys_s;       /* getrusage(RUSAGE_SELF). */
+    uint64_t rss_bytes;         /* /proc/self/statm resident. */
+    uint64_t peak_rss_bytes;    /* VmHWM since the last metrics_reset_peak. */
+    uint64_t heap_allocated;    /* Bytes in live allocations. */
+    uint64_t heap_active;       /* Bytes in pages the allocator uses. */
+    uint64_t heap_resident;     /* Bytes the allocator keeps resident. */
+    struct xalloc_stats alloc;
+};
+
+void metrics_take(struct metrics_snapshot *);
+/* Resets the kernel's peak RSS (VmHWM) so that the next phase's peak is its
+ * own.  Silently does nothing where the kernel refuses. */
+void metrics_reset_peak(void);
+double metrics_now_s(void);
+/* "jemalloc" or "glibc": which allocator the heap figures come from. */
+const char *metrics_allocator(void);
+
+/* Runs the statements without counting its allocations in xalloc_stats: the harness's
+ * own bookkeeping must not show up in the figures of a phase. */
+#define UNCOUNTED(...)                                  \
+    do {                                                \
+        struct xalloc_stats saved_stats_ = xalloc_stats;\
+        __VA_ARGS__;                                    \
+        xalloc_stats = saved_stats_;                    \
+    } while (0)
+
+#endif

@@ -1,0 +1,49 @@
+/* Database schema (RFC 7047 section 3.2), parsed from the first record of an
+ * OVSDB file.  Accepts the schemas of OVS 2.x-3.x (optional "version",
+ * "cksum", "isRoot", "maxRows", "indexes", "ephemeral", "mutable"). */
+#ifndef HARNESS_SCHEMA_H
+#define HARNESS_SCHEMA_H 1
+
+#include <stddef.h>
+
+#include "shash.h"
+#include "types.h"
+
+struct json;
+
+struct column_schema {
+    char *name;
+    unsigned int index;         /* In struct row's 'fields'. */
+    struct ovsdb_type type;
+    bool ephemeral;
+};
+
+struct table_schema {
+    char *name;
+    unsigned int index;         /* In struct db's 'tables'. */
+    struct shash columns_by_name;   /* name -> struct column_schema *. */
+    struct column_schema **columns; /* Sorted by name. */
+    unsigned int n_columns;
+    bool is_root;
+    long long max_rows;         /* 0 if unlimited. */
+};
+
+struct db_schema {
+    char *name;
+    char *version;              /* "" if absent. */
+    struct shash tables_by_name;    /* name -> struct table_schema *. */
+    struct table_schema **tables;   /* Sorted by name. */
+    unsigned int n_tables;
+    struct json *json;          /* The schema as read, for compaction. */
+};
+
+/* Parses 'json' (takes a clone).  Returns NULL and sets '*schemap', or
+ * returns a malloc'd error. */
+char *db_schema_from_json(const struct json *, struct db_schema **schemap);
+void db_schema_destroy(struct db_schema *);
+const struct table_schema *db_schema_find_table(const struct db_schema *,
+                                                const char *name);
+const struct column_schema *table_schema_find_column(
+    const struct table_schema *, const char *name);
+
+#endif

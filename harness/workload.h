@@ -1,0 +1,62 @@
+/* Workloads: named, parameterized scenarios, each in its own wl_<name>.c,
+ * registered in workloads.c.  To add one: write wl_<name>.c defining a
+ * 'const struct workload workload_<name>', declare it below, add it to the
+ * table in workloads.c and the file to meson.build. */
+#ifndef HARNESS_WORKLOAD_H
+#define HARNESS_WORKLOAD_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bench;
+struct ds;
+
+/* Command-line options.  Zero/NULL means "not given": each workload fills
+ * in its own defaults in prepare(). */
+struct bench_options {
+    const char *workload;
+    const char *dataset;        /* NULL if none given. */
+    int repetitions;            /* Default 1. */
+    uint64_t seed;              /* Default 1. */
+    const char *results;        /* Results JSON file, or NULL. */
+    const char *output;         /* dump/compact output file, or NULL. */
+    int iterations;             /* Inner iterations (dump). */
+    int clients;
+    int batches;
+    int batch_rows;             /* Rows modified per monitor batch. */
+    const char *mode;
+    const char *table;
+    const char *condition;
+    int txns;
+    int entries;
+    int followers;
+    bool no_sha256;             /* Skip hashing the dataset (huge files). */
+};
+
+struct workload {
+    const char *name;
+    const char *summary;        /* One line for --help. */
+    const char *help;           /* Options it uses and their defaults. */
+    bool needs_dataset;         /* DATASET argument required. */
+    /* Checks options and fills defaults.  Returns NULL or an error. */
+    char *(*prepare)(struct bench_options *);
+    /* Appends "key=value ..." of the options it uses, for the results. */
+    void (*describe)(const struct bench_options *, struct ds *);
+    /* Runs one repetition, recording phases in 'bench'.  Must free
+     * everything it allocated.  Returns NULL or an error. */
+    char *(*run)(struct bench *, const struct bench_options *);
+};
+
+extern const struct workload workload_load;
+extern const struct workload workload_dump;
+extern const struct workload workload_compact;
+extern const struct workload workload_txn;
+extern const struct workload workload_monitor;
+extern const struct workload workload_raft;
+
+extern const struct workload *const workloads[];
+extern const size_t n_workloads;
+const struct workload *workload_find(const char *name);
+
+#endif
