@@ -1,0 +1,205 @@
+/* Record writer; see out.h. */
+#include "out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define OUT_BUF_SIZE (4u << 20)
+
+void
+out_init(struct out *o, int fd, const char *dir)
+{
+    memset(o, 0, sizeof *o);
+    o->cap = OUT_BUF_SIZE;
+    o->buf = xmalloc(o->cap);
+    o->fd = fd;
+    o->dir = dir;
+    o->spool_fd = -1;
+    o->sha = EVP_MD_CTX_new();
+    if (!o->sha) {
+        ovs_fatal(0, "EVP_MD_CTX_new failed");
+    }
+}
+
+void
+out_destroy(struct out *o)
+{
+    free(o->buf);
+    if (o->spool_fd >= 0) {
+        close(o->spool_fd);
+    }
+    EVP_MD_CTX_free(o->sha);
+}
+
+void
+out_record_begin(struct out *o)
+{
+    o->len = 0;
+    o->spooled = 0;
+    o->record_bytes = 0;
+    if (!EVP_DigestInit_ex(o->sha, EVP_sha1(), NULL)) {
+        ovs_fatal(0, "SHA-1 unavailable in libcrypto");
+    }
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        p += w;
+        n -= w;
+    }
+    return 0;
+}
+
+static int
+open_spool(const char *dir)
+{
+    /* Unlinked from the start: nothing to clean up after a crash. */
+    int fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+    if (fd < 0) {
+        char *name = xasprintf("%s/.ovsdb-gen-spool-XXXXXX", dir);
+        fd = mkstemp(name);
+        if (fd >= 0) {
+            unlink(name);
+        }
+        free(name);
+    }
+    return fd;
+}
+
+void
+out_spill(struct out *o, size_t n)
+{
+    if (o->len) {
+        EVP_DigestUpdate(o->sha, o->buf, o->len);
+        if (o->spool_fd < 0) {
+            o->spool_fd = open_spool(o->dir);
+            if (o->spool_fd < 0) {
+                ovs_fatal(errno, "cannot create a spool file in %s", o->dir);
+            }
+        }
+        int err = write_all(o->spool_fd, o->buf, o->len);
+        if (err && !o->error) {
+            o->error = err;
+        }
+        o->spooled += o->len;
+        o->record_bytes += o->len;
+        o->len = 0;
+    }
+    if (n > o->cap) {
+        o->cap = n;
+        free(o->buf);
+        o->buf = xmalloc(o->cap);
+    }
+}
+
+static int
+copy_spool(struct out *o)
+{
+    off_t in_off = 0;
+    uint64_t left = o->spooled;
+    while (left) {
+        ssize_t n = copy_file_range(o->spool_fd, &in_off, o->fd, NULL,
+                                    left, 0);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            break;              /* Fall back to read + write. */
+        }
+        left -= n;
+    }
+    while (left) {
+        ssize_t n = pread(o->spool_fd, o->buf,
+                          left < o->cap ? left : o->cap, in_off);
+        if (n <= 0) {
+            return n < 0 ? errno : EIO;
+        }
+        int err = write_all(o->fd, o->buf, n);
+        if (err) {
+            return err;
+        }
+        in_off += n;
+        left -= n;
+    }
+    if (ftruncate(o->spool_fd, 0) < 0) {
+        return errno;
+    }
+    return 0;
+}
+
+int
+out_record_end(struct out *o)
+{
+    out_putc(o, '\n');
+    EVP_DigestUpdate(o->sha, o->buf, o->len);
+    uint64_t length = o->record_bytes + o->len;
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int md_len = 0;
+    EVP_DigestFinal_ex(o->sha, md, &md_len);
+
+    char header[128];
+    int n = snprintf(header, sizeof header, "OVSDB JSON %"PRIu64" ", length);
+    for (unsigned int i = 0; i < md_len; i++) {
+        n += snprintf(header + n, sizeof header - n, "%02x", md[i]);
+    }
+    header[n++] = '\n';
+
+    int err = o->error;
+    if (!err) {
+        err = write_all(o->fd, header, n);
+    }
+    if (!err && o->spooled) {
+        err = copy_spool(o);
+    }
+    if (!err) {
+        err = write_all(o->fd, o->buf, o->len);
+    }
+    o->file_bytes += n + length;
+    o->n_records++;
+    o->len = 0;
+    o->spooled = 0;
+    o->record_bytes = 0;
+    if (err && !o->error) {
+        o->error = err;
+    }
+    return err;
+}
+
+void
+out_put_u64(struct out *o, uint64_t v)
+{
+    char tmp[24];
+    char *p = tmp + sizeof tmp;
+    do {
+        *--p = '0' + v % 10;
+        v /= 10;
+    } while (v);
+    out_put(o, p, tmp + sizeof tmp - p);
+}
+
+void
+out_put_i64(struct out *o, int64_t v)
+{
+    if (v < 0) {
+        out_putc(o, '-');
+        out_put_u64(o, -(uint64_t) v);
+    } else {
+        out_put_u64(o, v);
+    }
+}
