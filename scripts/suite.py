@@ -146,6 +146,23 @@ def schema_kind(path):
     return "db"
 
 
+def record_count(path, stop=3):
+    """OVSDB records in a standalone file, counting up to 'stop' (a snapshot
+    has 2: schema + one transaction; a log more)."""
+    n = 0
+    with open(path, "rb") as f:
+        while n < stop:
+            header = f.readline()
+            if not header.startswith(b"OVSDB JSON "):
+                break
+            try:
+                f.seek(int(header.split()[2]), 1)
+            except (IndexError, ValueError):
+                break
+            n += 1
+    return n
+
+
 def sha256_of(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -181,8 +198,8 @@ def plan(args, impls, workloads, datasets):
         for ds in datasets:
             if ds["form"] == "log" and wl != "compact":
                 continue
-            if ds["form"] == "snapshot" and wl == "compact" and ds.get("generated"):
-                continue  # generated log forms exist for compaction
+            if ds["form"] == "snapshot" and wl == "compact":
+                continue  # log forms exist for compaction
             if wl != "load" and ds.get("generated") and ds["scale"] != main_scale:
                 continue  # other scales are for the load scaling chart only
             if wl == "monitor" and ds["kind"] != "sb":
@@ -298,8 +315,14 @@ def main(argv):
             if not os.path.exists(p):
                 sys.exit("suite: dataset %s not found" % p)
             label = os.path.basename(p).rsplit(".", 1)[0]
+            form = "log" if record_count(p) > 2 else "snapshot"
             datasets.append({"label": label, "path": os.path.abspath(p), "kind": schema_kind(p),
-                             "scale": None, "form": "any"})
+                             "scale": None, "form": form})
+        # compact reads log forms, the rest snapshots; use what there is.
+        forms = {d["form"] for d in datasets}
+        for d in datasets:
+            if len(forms) == 1:
+                d["form"] = "any"
     else:
         scales = [float(s) for s in csv(args.scale)]
         for scale in scales:

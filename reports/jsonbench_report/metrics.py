@@ -113,9 +113,13 @@ def change_pct(before, after, higher_is_better=False):
     return (before - after) / before * 100.0
 
 
-# Headline figures of a whole workload run, per repetition, from its phases:
-# (label, metric key for units, how phases combine).  RSS is what the last
-# phase leaves (for load: RSS after loading), peak is the largest phase peak.
+# Headline figures of a workload run, per repetition.  The harness measures
+# phases: the initial 'load' of the dataset, the workload's own phase(s), and
+# 'free' (teardown).  The headline is the workload's own phase when there is
+# one named like the workload (load, dump, compact), otherwise every phase
+# after the initial load; 'free' never counts.  RSS is what the last counted
+# phase leaves (for load: RSS after loading), peak the largest peak of any
+# phase before teardown.
 TOTALS = [
     ("CPU time", "cpu_time", "sum"),
     ("wall time", "real_time", "sum"),
@@ -125,13 +129,24 @@ TOTALS = [
     ("allocation calls", "alloc_calls", "sum"),
     ("allocated bytes", "alloc_bytes", "sum"),
 ]
+SETUP_PHASES = ("load", "setup")
+TEARDOWN_PHASES = ("free", "process")
+
+
+def headline_phases(workload, phases):
+    """The phases (Samples of one repetition) a workload's headline counts."""
+    own = [p for p in phases if p.phase == workload]
+    if own:
+        return own
+    work = [p for p in phases if p.phase not in TEARDOWN_PHASES and
+            p.phase not in SETUP_PHASES]
+    return work or [p for p in phases if p.phase not in TEARDOWN_PHASES] or phases
 
 
 def workload_totals(samples):
     """{rep: {metric key: value}} over the phases of one entry's samples.
 
-    A phase named 'total' (if the harness writes one) is used as is instead
-    of summing the others."""
+    A phase named 'total' (if the harness writes one) is used as is."""
     by_rep = {}
     for s in samples:
         by_rep.setdefault(s.rep, []).append(s)
@@ -141,9 +156,13 @@ def workload_totals(samples):
         if totals:
             out[rep] = dict(totals[0].metrics)
             continue
+        wl = phases[0].entry.workload
+        counted = headline_phases(wl, phases)
+        alive = [p for p in phases if p.phase not in TEARDOWN_PHASES] or phases
         row = {}
         for _label, key, how in TOTALS:
-            vals = [p.metrics[key] for p in phases if key in p.metrics]
+            src = alive if how == "max" else counted
+            vals = [p.metrics[key] for p in src if key in p.metrics]
             if not vals:
                 continue
             row[key] = sum(vals) if how == "sum" else max(vals) if how == "max" else vals[-1]

@@ -57,11 +57,13 @@ def build(ctx):
     groups = by_key(rs.harness_entries())
     impls = rs.impls()
     s = Section("Before / After / Improvement", "before-after")
-    s.para("Medians over repetitions of whole-workload figures: CPU time is the "
-           "sum over the workload's phases, RSS after is what the last phase "
-           "leaves (for `load`: RSS after loading), peak RSS the largest phase "
-           "peak, allocation calls the sum; process wall time is hyperfine's "
-           "whole process.  **Improvement = (Before - After) / Before**: "
+    s.para("Medians over repetitions.  CPU time and allocation calls are those "
+           "of the workload's own phase (`load`, `dump`, `compact`) or, for "
+           "monitor, txn and raft, of every phase after the initial load of "
+           "the dataset; RSS after is what that phase leaves (for `load`: RSS "
+           "after loading the database); peak RSS is the process peak before "
+           "teardown; process wall time is hyperfine's whole process (start, "
+           "load, work, free, exit).  **Improvement = (Before - After) / Before**: "
            "positive means After is better (less time, memory or allocations).")
     any_table = False
     for base in BASELINES:

@@ -81,9 +81,10 @@ def repetitions(rs, entry):
 
 
 def is_setup_phase(entry, phase):
-    """The initial load inside a non-load workload: excluded from 'work'
-    figures, as seed 3 counts CPU after all clients got the initial data."""
-    return entry.workload != "load" and phase in ("load", "setup")
+    """The initial load inside a non-load workload, and teardown: excluded
+    from 'work' figures (seed 3 counts CPU after the initial load)."""
+    return phase in ("free", "process") or (
+        entry.workload != "load" and phase in ("load", "setup"))
 
 
 def work_values(rs, entry, metric="cpu_time"):
