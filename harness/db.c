@@ -186,10 +186,9 @@ table_sorted_rows(const struct table *t)
     return rows;
 }
 
-/* Sets the columns of 'row' given in 'json' (an object column -> value). */
-static char *
-update_row(struct row *row, const struct table_schema *ts,
-           const struct json *json, bool is_diff)
+char *
+row_set_from_json(struct row *row, const struct table_schema *ts,
+                  const struct json *json, bool is_diff)
 {
     struct shash_node *node;
 
@@ -199,15 +198,18 @@ update_row(struct row *row, const struct table_schema *ts,
         if (!c) {
             return xasprintf("no column \"%s\"", node->name);
         }
+        /* As in OVS, only columns that may hold more than one element
+         * carry diffs; for the others the "diff" is the new value. */
+        bool diff = is_diff && c->type.n_max > 1;
         struct datum value;
-        char *error = datum_from_json(&value, &c->type, node->data, is_diff);
+        char *error = datum_from_json(&value, &c->type, node->data, diff);
         if (error) {
             char *e = xasprintf("column %s: %s", c->name, error);
             free(error);
             return e;
         }
         struct datum *field = &row->fields[c->index];
-        if (is_diff && !ovsdb_type_is_scalar(&c->type)) {
+        if (diff) {
             datum_apply_diff(field, &value, &c->type);
             error = datum_check_size(field, &c->type);
             if (error) {
@@ -252,10 +254,10 @@ apply_table_update(struct table *t, const struct json *rows, bool is_diff)
         } else if (json_get_type(rj) != JSON_OBJECT) {
             error = xasprintf("row must be an object or null");
         } else if (row) {
-            error = update_row(row, t->schema, rj, is_diff);
+            error = row_set_from_json(row, t->schema, rj, is_diff);
         } else {
             row = row_create(t->schema, &uuid);
-            error = update_row(row, t->schema, rj, is_diff);
+            error = row_set_from_json(row, t->schema, rj, is_diff);
             if (error) {
                 row_destroy(row, t->schema);
             } else {

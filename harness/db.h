@@ -47,6 +47,12 @@ void row_destroy(struct row *, const struct table_schema *);
 /* Copies every datum of 'src' through the impl's clone. */
 struct row *row_clone(const struct row *, const struct table_schema *);
 
+/* Sets the columns of 'row' named in 'json' (an object column -> value;
+ * with 'is_diff', values of columns with max > 1 are diffs).  Returns NULL or an error;
+ * on error 'row' may be partly updated. */
+char *row_set_from_json(struct row *, const struct table_schema *,
+                        const struct json *, bool is_diff);
+
 /* Applies one transaction record of a database file (RFC 7047 "table
  * updates" shape, with _date/_comment ignored and "_is_diff" honoured).
  * Returns NULL or a malloc'd error naming table, row and column. */

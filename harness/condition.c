@@ -1,0 +1,196 @@
+#include "condition.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "json.h"
+#include "schema.h"
+#include "util.h"
+
+static const char *const function_names[] = {
+    [CF_EQ] = "==", [CF_NE] = "!=", [CF_LT] = "<", [CF_LE] = "<=",
+    [CF_GT] = ">", [CF_GE] = ">=", [CF_INCLUDES] = "includes",
+    [CF_EXCLUDES] = "excludes",
+};
+
+static char *
+parse_clause(struct clause *cl, const struct table_schema *ts,
+             const struct json *json)
+{
+    memset(cl, 0, sizeof *cl);
+    if (json_get_type(json) == JSON_TRUE || json_get_type(json) == JSON_FALSE) {
+        cl->function = json_get_type(json) == JSON_TRUE ? CF_TRUE : CF_FALSE;
+        return NULL;
+    }
+    if (json_get_type(json) != JSON_ARRAY || json_array_size(json) != 3
+        || json_get_type(json_array_at(json, 0)) != JSON_STRING
+        || json_get_type(json_array_at(json, 1)) != JSON_STRING) {
+        return xasprintf("a clause is [column, function, value], true or "
+                         "false");
+    }
+    const char *column = json_string(json_array_at(json, 0));
+    const char *function = json_string(json_array_at(json, 1));
+    cl->column = table_schema_find_column(ts, column);
+    if (!cl->column) {
+        return xasprintf("table %s has no column \"%s\"", ts->name, column);
+    }
+    size_t f;
+    for (f = 0; f < ARRAY_SIZE(function_names); f++) {
+        if (!strcmp(function, function_names[f])) {
+            break;
+        }
+    }
+    if (f == ARRAY_SIZE(function_names)) {
+        return xasprintf("unknown function \"%s\"", function);
+    }
+    cl->function = f;
+    const struct ovsdb_type *type = &cl->column->type;
+    if (f >= CF_LT && f <= CF_GE
+        && (!ovsdb_type_is_scalar(type)
+            || (type->key.type != ATOMIC_INTEGER
+                && type->key.type != ATOMIC_REAL))) {
+        return xasprintf("\"%s\" needs an integer or real column", function);
+    }
+    char *error = datum_from_json(&cl->arg, type, json_array_at(json, 2),
+                                  true);
+    if (error) {
+        char *e = xasprintf("column %s: %s", column, error);
+        free(error);
+        return e;
+    }
+    return NULL;
+}
+
+char *
+condition_parse(struct condition *cond, const struct table_schema *ts,
+                const char *text)
+{
+    struct json *json = json_from_string(text);
+    char *error = NULL;
+
+    cond->clauses = NULL;
+    cond->n = 0;
+    if (json_get_type(json) == JSON_STRING) {
+        error = xasprintf("condition is not valid JSON: %s",
+                          json_string(json));
+    } else if (json_get_type(json) != JSON_ARRAY) {
+        error = xasprintf("condition must be a JSON array of clauses");
+    } else {
+        size_t n = json_array_size(json);
+        cond->clauses = xcalloc(n ? n : 1, sizeof *cond->clauses);
+        for (size_t i = 0; i < n && !error; i++) {
+            error = parse_clause(&cond->clauses[i], ts,
+                                 json_array_at(json, i));
+            if (!error) {
+                cond->n++;
+            } else {
+                /* Free a half-parsed clause's argument, if any. */
+                struct clause *cl = &cond->clauses[i];
+                if (cl->column) {
+                    datum_destroy(&cl->arg, &cl->column->type);
+                }
+            }
+        }
+    }
+    json_destroy(json);
+    if (error) {
+        condition_destroy(cond);
+    }
+    return error;
+}
+
+/* True if every element (and value) of 'small' is in 'big'. */
+static bool
+datum_includes(const struct datum *big, const struct datum *small,
+               const struct ovsdb_type *t)
+{
+    for (unsigned int i = 0; i < small->n; i++) {
+        unsigned int j = datum_find_key(big, &small->keys[i], t->key.type);
+        if (j == (unsigned int) -1
+            || (small->values && !atom_equals(&big->values[j],
+                                              &small->values[i],
+                                              t->value.type))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool
+datum_excludes(const struct datum *big, const struct datum *small,
+               const struct ovsdb_type *t)
+{
+    for (unsigned int i = 0; i < small->n; i++) {
+        unsigned int j = datum_find_key(big, &small->keys[i], t->key.type);
+        if (j != (unsigned int) -1
+            && (!small->values || atom_equals(&big->values[j],
+                                              &small->values[i],
+                                              t->value.type))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool
+clause_matches(const struct clause *cl, const struct row *row)
+{
+    if (cl->function == CF_TRUE || cl->function == CF_FALSE) {
+        return cl->function == CF_TRUE;
+    }
+    const struct ovsdb_type *t = &cl->column->type;
+    const struct datum *d = &row->fields[cl->column->index];
+    int cmp;
+
+    switch (cl->function) {
+    case CF_EQ:
+        return datum_equals(d, &cl->arg, t);
+    case CF_NE:
+        return !datum_equals(d, &cl->arg, t);
+    case CF_INCLUDES:
+        return datum_includes(d, &cl->arg, t);
+    case CF_EXCLUDES:
+        return datum_excludes(d, &cl->arg, t);
+    case CF_LT:
+    case CF_LE:
+    case CF_GT:
+    case CF_GE:
+        if (d->n != 1 || cl->arg.n != 1) {
+            return false;
+        }
+        cmp = atom_compare(&d->keys[0], &cl->arg.keys[0], t->key.type);
+        return (cl->function == CF_LT ? cmp < 0
+                : cl->function == CF_LE ? cmp <= 0
+                : cl->function == CF_GT ? cmp > 0 : cmp >= 0);
+    case CF_TRUE:
+    case CF_FALSE:
+        break;
+    }
+    return false;
+}
+
+bool
+condition_matches(const struct condition *cond, const struct row *row)
+{
+    for (size_t i = 0; i < cond->n; i++) {
+        if (!clause_matches(&cond->clauses[i], row)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+condition_destroy(struct condition *cond)
+{
+    for (size_t i = 0; i < cond->n; i++) {
+        struct clause *cl = &cond->clauses[i];
+        if (cl->column) {
+            datum_destroy(&cl->arg, &cl->column->type);
+        }
+    }
+    free(cond->clauses);
+    cond->clauses = NULL;
+    cond->n = 0;
+}
