@@ -321,7 +321,11 @@ put_template(struct gen *g, const struct tmpl *t, struct rng *rng,
     for (size_t i = 0; i < t->n; i++) {
         const struct piece *pc = &t->pieces[i];
         struct rng pooled, *r = rng;
-        if (pc->pool) {
+        if (pc->pool == POOL_ROW) {
+            pooled = rng_derive(g->seed, g->p->tables[ctx->table]->salt,
+                                ctx->row, pc->salt);
+            r = &pooled;
+        } else if (pc->pool) {
             pooled = rng_derive(pc->salt, rng_below(rng, pc->pool), g->seed,
                                 0x706f6f6c);
             r = &pooled;
@@ -413,7 +417,14 @@ put_atom(struct gen *g, struct atom_spec *a, struct rng *rng,
     case S_STR: {
         out_putc(o, '"');
         size_t start = o->len;
-        put_template(g, &a->tmpl, rng, ctx);
+        const struct tmpl *t = a->tmpls;
+        if (a->n_tmpls > 1) {
+            uint64_t x = rng_below(rng, a->tmpl_cum[a->n_tmpls - 1]);
+            for (size_t k = 0; x >= a->tmpl_cum[k]; k++) {
+                t++;
+            }
+        }
+        put_template(g, t, rng, ctx);
         size_t n = o->len - start;
         const struct base_type *b = a->base;
         if (n > b->max_len) {

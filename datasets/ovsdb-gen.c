@@ -107,9 +107,8 @@ read_file(const char *name, size_t *lenp)
 static void
 put_json_key(struct ds *d, const char *name)
 {
-    ds_put_char(d, '"');
     json_string_escape(name, d);
-    ds_put_cstr(d, "\":");
+    ds_put_char(d, ':');
 }
 
 /* Writes the report as JSON text, atomically. */

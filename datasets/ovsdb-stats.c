@@ -856,9 +856,8 @@ print_text(const struct stats_ctx *ctx, const struct counts *c,
 static void
 json_key(struct ds *d, const char *name)
 {
-    ds_put_char(d, '"');
     json_string_escape(name, d);
-    ds_put_cstr(d, "\": ");
+    ds_put_cstr(d, ": ");
 }
 
 static void
@@ -870,16 +869,15 @@ print_json(const struct stats_ctx *ctx, const struct counts *c,
     uint64_t rows = 0, atoms = 0;
     ds_put_cstr(&d, "{\n  ");
     json_key(&d, "file");
-    ds_put_char(&d, '"');
     json_string_escape(ctx->file, &d);
-    ds_put_format(&d, "\",\n  \"bytes\": %"PRIu64",\n  \"records\": %"PRIu64
+    ds_put_format(&d, ",\n  \"bytes\": %"PRIu64",\n  \"records\": %"PRIu64
                   ",\n  \"transactions\": %"PRIu64",\n", file_size,
                   ctx->n_records, ctx->n_txns);
-    ds_put_cstr(&d, "  \"schema\": \"");
+    ds_put_cstr(&d, "  \"schema\": ");
     json_string_escape(s->name, &d);
-    ds_put_cstr(&d, "\",\n  \"schema_version\": \"");
+    ds_put_cstr(&d, ",\n  \"schema_version\": ");
     json_string_escape(s->version, &d);
-    ds_put_format(&d, "\",\n  \"inserts\": %"PRIu64", \"modifies\": %"PRIu64
+    ds_put_format(&d, ",\n  \"inserts\": %"PRIu64", \"modifies\": %"PRIu64
                   ", \"deletes\": %"PRIu64",\n", ctx->n_inserts,
                   ctx->n_modifies, ctx->n_deletes);
     for (int pass = 0; pass < 2; pass++) {

@@ -327,6 +327,8 @@ tmpl_add_lit(struct tmpl *t, size_t *allocated, struct ds *raw)
     ds_clear(raw);
 }
 
+static void tmpl_destroy(struct tmpl *);
+
 static bool
 parse_tmpl(struct lexer *lx, const char *s, uint64_t salt, struct tmpl *t)
 {
@@ -355,19 +357,30 @@ parse_tmpl(struct lexer *lx, const char *s, uint64_t salt, struct tmpl *t)
         char *body = xmemdup0(p + 1, close - p - 1);
         p = close + 1;
 
+        /* "@N": N variants at scale 1 (scaled with the rows); "@=N": N
+         * variants at any scale; "@row": one value per row. */
         uint64_t pool = 0;
+        double pool_base = 0;
         char *at = strchr(body, '@');
         if (at) {
             int64_t v;
             const char *end;
             *at = '\0';
-            if (!parse_i64(at + 1, &end, &v) || *end || v < 1) {
-                lex_error(lx, "template \"%s\": bad pool size \"@%s\"",
-                          s, at + 1);
+            bool fixed = at[1] == '=';
+            if (!strcmp(at + 1, "row")) {
+                pool = POOL_ROW;
+            } else if (!parse_i64(at + 1 + fixed, &end, &v) || *end
+                       || v < 1) {
+                lex_error(lx, "template \"%s\": bad pool \"@%s\" (@N, @=N "
+                          "or @row)", s, at + 1);
                 free(body);
                 goto error;
+            } else if (fixed) {
+                pool = v;
+            } else {
+                pool = v;
+                pool_base = v;
             }
-            pool = v;
         }
         char *arg = strchr(body, ':');
         if (arg) {
@@ -400,7 +413,11 @@ parse_tmpl(struct lexer *lx, const char *s, uint64_t salt, struct tmpl *t)
         memset(pc, 0, sizeof *pc);
         pc->kind = placeholders[k].kind;
         pc->pool = pool;
-        pc->salt = salt_of(s, body, salt + t->n);
+        pc->pool_base = pool_base;
+        /* A row-stable piece depends only on what it is, so that the same
+         * placeholder in two columns of a row gives the same value. */
+        pc->salt = pool == POOL_ROW ? salt_of(body, arg, 0)
+                                    : salt_of(s, body, salt + t->n);
         bool ok = true;
         if (placeholders[k].arg == 1) {
             ok = parse_dist(lx, arg, &pc->dist);
@@ -431,11 +448,7 @@ parse_tmpl(struct lexer *lx, const char *s, uint64_t salt, struct tmpl *t)
 
 error:
     ds_destroy(&raw);
-    for (size_t i = 0; i < t->n; i++) {
-        free(t->pieces[i].lit);
-        free(t->pieces[i].dist.items);
-    }
-    free(t->pieces);
+    tmpl_destroy(t);
     memset(t, 0, sizeof *t);
     return false;
 }
@@ -526,6 +539,50 @@ literal_atom(struct lexer *lx, const struct base_type *b, const char *tok,
 
 static void atom_spec_destroy(struct atom_spec *);
 
+static void
+tmpl_destroy(struct tmpl *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->pieces[i].lit);
+        free(t->pieces[i].dist.items);
+    }
+    free(t->pieces);
+}
+
+/* 'n' templates, each followed by a weight if 'weighted'. */
+static bool
+parse_templates(struct lexer *lx, struct atom_spec *a, int64_t n,
+                bool weighted, uint64_t salt, const char *where)
+{
+    a->tmpls = xcalloc(n, sizeof *a->tmpls);
+    a->tmpl_cum = xcalloc(n, sizeof *a->tmpl_cum);
+    double total = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const char *t = lex_next(lx, "template");
+        double w = 1;
+        if (!t || !parse_tmpl(lx, t, salt + 1000 * i, &a->tmpls[i])) {
+            return false;
+        }
+        a->n_tmpls++;
+        if (weighted && (!parse_double(lx, lex_next(lx, "weight"), "weight",
+                                       &w) || w < 0)) {
+            return false;
+        }
+        total += w;
+        a->tmpl_cum[i] = llround(total * WEIGHT_SCALE);
+        if (a->tmpls[i].escapes && a->base->max_len != SIZE_MAX) {
+            lex_error(lx, "%s: {match}/{actions} on a column with "
+                      "maxLength", where);
+            return false;
+        }
+    }
+    if (!a->tmpl_cum[n - 1]) {
+        lex_error(lx, "%s: weights are all zero", where);
+        return false;
+    }
+    return true;
+}
+
 static bool
 expect_type(struct lexer *lx, const struct base_type *b, enum atom_type t,
             const char *spec, const char *where)
@@ -548,8 +605,8 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
     a->base = b;
     a->ref_table = -1;
     a->segment = -1;
-    const char *kind = lex_next(lx, "value spec (str, pick, enum, int, "
-                                "seq, mod, bool, real, ref)");
+    const char *kind = lex_next(lx, "value spec (str, oneof, pick, enum, "
+                                "int, seq, mod, bool, real, ref)");
     if (!kind) {
         return false;
     }
@@ -562,13 +619,25 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
             lex_error(lx, "%s: enum column: use \"pick\" or \"enum\"", where);
             return false;
         }
-        const char *t = lex_next(lx, "template");
-        if (!t || !parse_tmpl(lx, t, salt, &a->tmpl)) {
+        if (!parse_templates(lx, a, 1, false, salt, where)) {
             return false;
         }
-        if (a->tmpl.escapes && b->max_len != SIZE_MAX) {
-            lex_error(lx, "%s: {match}/{actions} on a column with "
-                      "maxLength", where);
+    } else if (!strcmp(kind, "oneof")) {
+        a->kind = S_STR;
+        int64_t n;
+        if (!expect_type(lx, b, ATOM_STRING, kind, where)) {
+            return false;
+        }
+        if (b->n_enum) {
+            lex_error(lx, "%s: enum column: use \"pick\" or \"enum\"", where);
+            return false;
+        }
+        if (!parse_int_token(lx, lex_next(lx, "oneof count"), "oneof count",
+                             &n) || n < 1 || n > 30) {
+            lex_error(lx, "%s: oneof needs a count 1..30", where);
+            return false;
+        }
+        if (!parse_templates(lx, a, n, true, salt, where)) {
             return false;
         }
     } else if (!strcmp(kind, "pick") || !strcmp(kind, "enum")) {
@@ -721,11 +790,11 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
 static void
 atom_spec_destroy(struct atom_spec *a)
 {
-    for (size_t i = 0; i < a->tmpl.n; i++) {
-        free(a->tmpl.pieces[i].lit);
-        free(a->tmpl.pieces[i].dist.items);
+    for (size_t i = 0; i < a->n_tmpls; i++) {
+        tmpl_destroy(&a->tmpls[i]);
     }
-    free(a->tmpl.pieces);
+    free(a->tmpls);
+    free(a->tmpl_cum);
     for (size_t i = 0; i < a->n_picks; i++) {
         free(a->picks[i].text);
     }
@@ -922,6 +991,14 @@ find_col_spec(const struct table_spec *ts, const char *name)
         }
     }
     return -1;
+}
+
+static bool
+is_log_op(const char *s)
+{
+    return !strcmp(s, "insert") || !strcmp(s, "delete")
+           || !strcmp(s, "modify") || !strcmp(s, "child-insert")
+           || !strcmp(s, "child-delete");
 }
 
 static bool
@@ -1194,7 +1271,9 @@ profile_read(const char *file_name, const struct schema *schema,
             }
         } else if (!strcmp(first, "key")) {
             parse_key_line(&lx, p, cur);
-        } else if (!strcmp(first, "log")) {
+        } else if (!strcmp(first, "log") && lx.n > 1
+                   && is_log_op(lx.tokens[1])) {
+            /* Not the ACL column named "log": a log operation. */
             parse_log_line(&lx, p);
         } else if (!cur) {
             lex_error(&lx, "\"%s\": expected profile, table or log", first);
@@ -1290,6 +1369,19 @@ profile_destroy(struct profile *p)
     free(p);
 }
 
+static void
+scale_pools(struct atom_spec *a, double scale)
+{
+    for (size_t k = 0; k < a->n_tmpls; k++) {
+        for (size_t i = 0; i < a->tmpls[k].n; i++) {
+            struct piece *pc = &a->tmpls[k].pieces[i];
+            if (pc->pool_base > 0) {
+                pc->pool = (uint64_t) fmax(1, llround(pc->pool_base * scale));
+            }
+        }
+    }
+}
+
 bool
 profile_resolve(struct profile *p, double scale, uint64_t seed,
                 char **errorp)
@@ -1314,6 +1406,20 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
                     .parent_table = t, .col_spec = c,
                     .child_table = ts->cols[c].elem.ref_table,
                 };
+            }
+        }
+    }
+
+    /* Pools grow with the rows, so the share of distinct strings does not
+     * depend on the scale. */
+    for (size_t t = 0; t < s->n_tables; t++) {
+        struct table_spec *ts = p->tables[t];
+        for (size_t c = 0; ts && c < ts->n_cols; c++) {
+            struct col_spec *cs = &ts->cols[c];
+            scale_pools(&cs->elem, scale);
+            scale_pools(&cs->value, scale);
+            for (size_t e = 0; e < cs->n_entries; e++) {
+                scale_pools(&cs->entries[e].value, scale);
             }
         }
     }

@@ -48,9 +48,14 @@ struct piece {
     size_t raw_len;             /* P_LIT: unescaped length. */
     struct dist dist;           /* P_INT, P_WORD, P_MATCH, P_ACTIONS. */
     int64_t n;                  /* P_HEX: digits. */
-    uint64_t pool;              /* Draw from this many variants (0: all). */
+    uint64_t pool;              /* Draw from this many variants (0: all;
+                                 * POOL_ROW: one per row, whatever the
+                                 * column). */
+    double pool_base;           /* "@N": N at scale 1 (0 if fixed). */
     uint64_t salt;
 };
+
+#define POOL_ROW UINT64_MAX
 
 struct tmpl {
     struct piece *pieces;
@@ -59,7 +64,7 @@ struct tmpl {
 };
 
 enum spec_kind {
-    S_STR,          /* String template. */
+    S_STR,          /* String template (or a weighted choice of them). */
     S_PICK,         /* Weighted choice among listed atoms. */
     S_ENUM,         /* Uniform choice among the schema's enum. */
     S_INT,          /* Integer from a distribution. */
@@ -88,7 +93,9 @@ struct atom_spec {
     enum spec_kind kind;
     enum atom_type type;        /* Atom type of the column's key or value. */
     const struct base_type *base;
-    struct tmpl tmpl;           /* S_STR. */
+    struct tmpl *tmpls;         /* S_STR: one template, or weighted ones */
+    uint64_t *tmpl_cum;         /* ("oneof"). */
+    size_t n_tmpls;
     struct pick_item *picks;    /* S_PICK, S_ENUM. */
     size_t n_picks;
     uint64_t pick_total;
