@@ -1,0 +1,452 @@
+#!/usr/bin/python3
+"""Regression gate: deterministic figures of this build vs baselines/gate.json.
+
+Measured on tiny generated datasets (seeded, so byte-identical everywhere):
+  - allocation calls and bytes per harness phase (counting allocator),
+    heap bytes after load (mallinfo2 / jemalloc stats), per impl;
+  - allocation calls and bytes of one operation per micro-benchmark;
+  - valgrind instruction counts (cachegrind, total Ir) of small workloads.
+Each metric has a threshold (percent increase allowed); exceeding one fails.
+Timings are only reported; they are gated with --timings, which also needs
+timing samples in the baseline and uses a Mann-Whitney U test.
+
+Exit status: 0 within thresholds, 1 regression, 2 baseline not comparable
+(different datasets: refresh it on purpose), 3 usage or measurement error.
+
+Instruction counts depend on the compiler and build options: the baseline
+records them, and when they differ the instruction metrics are reported as
+not comparable instead of as regressions.  Produce the baseline with the
+release build in build/ that scripts/test.sh makes (what CI runs)."""
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+from jsonbench_scripts import gbench  # noqa: E402
+from jsonbench_scripts.env import build_options  # noqa: E402
+
+BASELINE = os.path.join(ROOT, "baselines", "gate.json")
+IMPL_ORDER = ["plain", "refcount", "inline", "serialized", "ovs"]
+SCHEMAS = {"nb": "/usr/share/ovn/ovn-nb.ovsschema", "sb": "/usr/share/ovn/ovn-sb.ovsschema"}
+
+# Tiny datasets: fast natively and under valgrind (~50x slower).
+DATASETS = [  # (name, kind, scale, form)
+    ("nb", "nb", 0.001, "snapshot"),
+    ("nb-log", "nb", 0.001, "log"),
+    ("sb", "sb", 0.0005, "snapshot"),
+]
+# (dataset, workload, extra options, measured under valgrind too)
+WORKLOADS = [
+    ("nb", "load", [], True),
+    ("sb", "load", [], True),
+    ("nb", "dump", [], True),
+    ("nb-log", "compact", [], True),
+    ("sb", "monitor", ["--clients", "2", "--batches", "2", "--mode", "tree"], False),
+    ("nb", "txn", ["--clients", "2", "--txns", "20"], False),
+    ("sb", "raft", ["--entries", "20", "--followers", "2"], False),
+]
+# A few micro-benchmarks on small documents: allocations of one operation.
+MICRO_FILTER = "^(parse|serialize|clone|deep_clone|destroy)/(nb_rows|sb_flows)/small$"
+
+# Percent increase allowed, by metric (the part after ':' in a metric name).
+THRESHOLDS = {
+    "instructions": 1.0,
+    "alloc_calls": 0.5,
+    "alloc_bytes": 0.5,
+    "heap_allocated_bytes": 0.5,
+    "cpu_time": 5.0,          # only with --timings
+}
+# Metrics from the harness, per phase.
+PHASE_METRICS = ["alloc_calls", "alloc_bytes"]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+class MeasureError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- measuring
+
+def build_facts(build_dir, ctx):
+    """What instruction counts depend on."""
+    opts = build_options(build_dir)
+    return {
+        "compiler": ctx.get("compiler") or opts.get("compiler", ""),
+        "cflags": ctx.get("cflags", ""),
+        "build_type": ctx.get("build_type") or opts.get("buildtype", ""),
+        "b_lto": str(opts.get("b_lto", "")),
+        "b_sanitize": str(opts.get("b_sanitize", "none")),
+        "allocator": ctx.get("allocator") or opts.get("allocator", ""),
+    }
+
+
+def sanitized(facts):
+    return facts.get("b_sanitize", "none") not in ("none", "", "None") or \
+        "-fsanitize" in facts.get("cflags", "")
+
+
+def make_datasets(build_dir, data_dir):
+    """Generate the tiny datasets (cached in data_dir by name)."""
+    gen = os.path.join(build_dir, "datasets", "ovsdb-gen")
+    if not os.access(gen, os.X_OK):
+        raise MeasureError("%s not built" % gen)
+    os.makedirs(data_dir, exist_ok=True)
+    out = {}
+    for name, kind, scale, form in DATASETS:
+        profile = os.path.join(ROOT, "datasets", "profiles", kind + ".profile")
+        if not os.path.exists(profile):
+            log("gate: no %s, dataset %s skipped" % (os.path.relpath(profile, ROOT), name))
+            continue
+        path = os.path.join(data_dir, "%s-%g-%s.ovsdb" % (kind, scale, form))
+        if not os.path.exists(path):
+            cmd = [gen, "--schema", SCHEMAS[kind], "--profile", profile, "--scale", "%g" % scale,
+                   "--form", form, "--seed", "1", "-q", "-o", path]
+            if form == "log":
+                cmd[-2:-2] = ["--txns", "50"]
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if r.returncode != 0:
+                log("gate: generating %s failed, skipped: %s" % (name, r.stderr.strip()[-300:]))
+                continue
+        out[name] = path
+    return out
+
+
+def sha256(path):
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
+def run_harness(exe, workload, opts, dataset, tmp, valgrind=False):
+    res = os.path.join(tmp, "r.json")
+    cmd = [exe, workload, "--no-sha256", "--repetitions", "1", "--seed", "1"] + opts
+    if workload in ("dump", "compact"):
+        cmd += ["--output", os.path.join(tmp, "out")]
+    if valgrind:
+        cg = os.path.join(tmp, "cachegrind.out")
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no",
+               "--cachegrind-out-file=" + cg, "-q"] + cmd + [dataset]
+    else:
+        cmd += ["--results", res, dataset]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        return None, r.stderr.strip()[-400:] or "exit %d" % r.returncode
+    if valgrind:
+        with open(cg) as f:
+            for line in f:
+                if line.startswith("summary:"):
+                    return int(line.split()[1]), None
+        return None, "no summary in cachegrind output"
+    return gbench.read(res), None
+
+
+def measure(args):
+    build_dir = os.path.abspath(args.build_dir)
+    harness = dict(h.split("=", 1) for h in args.harness or [])
+    micro = dict(m.split("=", 1) for m in args.micro or [])
+    if not harness:
+        for impl in IMPL_ORDER:
+            exe = os.path.join(build_dir, "harness", "jsonbench-" + impl)
+            if os.access(exe, os.X_OK):
+                harness[impl] = exe
+    if not micro and not args.no_micro:
+        for impl in harness:
+            exe = os.path.join(build_dir, "bench", "jsonbench-micro-" + impl)
+            if os.access(exe, os.X_OK):
+                micro[impl] = exe
+    if args.impls:
+        keep = args.impls.split(",")
+        harness = {k: v for k, v in harness.items() if k in keep}
+        micro = {k: v for k, v in micro.items() if k in keep}
+    if not harness:
+        raise MeasureError("no harness executables in %s" % build_dir)
+    data = make_datasets(build_dir, args.data_dir or os.path.join(build_dir, "gate-data"))
+    if not data:
+        raise MeasureError("no gate dataset could be generated")
+    metrics, timings, unavailable, ctx = {}, {}, [], {}
+    use_valgrind = not args.no_valgrind and shutil.which("valgrind")
+    t0 = time.time()
+    with tempfile.TemporaryDirectory(prefix="jsonbench-gate-") as tmp:
+        for impl, exe in harness.items():
+            for ds, wl, opts, under_vg in WORKLOADS:
+                if ds not in data:
+                    continue
+                where = "%s/%s/%s" % (impl, ds, wl)
+                res, err = run_harness(exe, wl, opts, data[ds], tmp)
+                if res is None:
+                    unavailable.append("%s: %s" % (where, err.splitlines()[-1] if err else "?"))
+                    continue
+                ctx = ctx or res.get("context", {})
+                for b in gbench.iterations(res):
+                    phase = b["name"].split("/", 1)[-1]
+                    if phase == "free":
+                        continue
+                    for m in PHASE_METRICS:
+                        if m in b:
+                            metrics["%s/%s:%s" % (where, phase, m)] = b[m]
+                    if wl == "load" and phase == "load" and "heap_allocated_bytes" in b:
+                        metrics["%s/%s:heap_allocated_bytes" % (where, phase)] = \
+                            b["heap_allocated_bytes"]
+                if args.timings:
+                    samples = []
+                    for _ in range(args.timing_runs):
+                        r2, _e = run_harness(exe, wl, opts, data[ds], tmp)
+                        if r2:
+                            samples.append(sum(b["cpu_time"] for b in gbench.iterations(r2)
+                                               if not b["name"].endswith("/free")))
+                    timings["%s:cpu_time" % where] = samples
+        facts = build_facts(build_dir, ctx)
+        if use_valgrind and sanitized(facts):
+            log("gate: sanitizer build: valgrind instruction counts skipped")
+            use_valgrind = False
+        if use_valgrind:
+            for impl, exe in harness.items():
+                for ds, wl, opts, under_vg in WORKLOADS:
+                    if not under_vg or ds not in data:
+                        continue
+                    where = "%s/%s/%s" % (impl, ds, wl)
+                    ir, err = run_harness(exe, wl, opts, data[ds], tmp, valgrind=True)
+                    if ir is None:
+                        unavailable.append("%s (valgrind): %s" % (where, err))
+                        continue
+                    metrics["%s:instructions" % where] = ir
+        for impl, exe in micro.items():
+            out = os.path.join(tmp, "micro.json")
+            r = subprocess.run([exe, "--benchmark_filter=" + MICRO_FILTER,
+                                "--benchmark_min_time=0.001", "--benchmark_format=json",
+                                "--benchmark_out=" + out, "--benchmark_out_format=json"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if r.returncode != 0:
+                unavailable.append("micro %s: %s" % (impl, r.stderr.strip()[-300:]))
+                continue
+            for b in gbench.iterations(gbench.read(out)):
+                for m in ("alloc_calls", "alloc_bytes"):
+                    if m in b:
+                        metrics["%s/micro/%s:%s" % (impl, b["name"], m)] = b[m]
+    facts["valgrind"] = subprocess.run(["valgrind", "--version"], stdout=subprocess.PIPE,
+                                       text=True).stdout.strip() if use_valgrind else ""
+    return {
+        "meta": dict(facts, datasets={k: sha256(v) for k, v in data.items()},
+                     instructions_measured=bool(use_valgrind),
+                     seconds=round(time.time() - t0, 1)),
+        "metrics": metrics,
+        "timings": timings,
+        "unavailable": unavailable,
+    }
+
+
+# ---------------------------------------------------------------- checking
+
+def metric_kind(name):
+    return name.rsplit(":", 1)[-1]
+
+
+def threshold_for(name, thresholds):
+    """Most specific first: full name, then '<impl>/...' prefix, then kind."""
+    for key in sorted(thresholds, key=len, reverse=True):
+        if key == name or (key.endswith("*") and name.startswith(key[:-1])):
+            return thresholds[key]
+    return thresholds.get(metric_kind(name))
+
+
+def compare(base, cur, thresholds, gate_timings=False, alpha=0.05):
+    """-> (status, rows, notes); rows: [name, base, cur, change%, limit%, verdict]."""
+    notes, rows = [], []
+    bm, cm = base.get("meta", {}), cur.get("meta", {})
+    common_ds = set(bm.get("datasets", {})) & set(cm.get("datasets", {}))
+    stale = [d for d in common_ds if bm["datasets"][d] != cm["datasets"][d]]
+    if stale:
+        notes.append("datasets differ from the baseline's (%s): the generator or its "
+                     "profiles changed.  Nothing is comparable; refresh the baseline on "
+                     "purpose: scripts/gate.sh --update-baseline" % ", ".join(sorted(stale)))
+        return 2, rows, notes
+    ir_ok = True
+    keys = ("compiler", "build_type", "b_lto", "allocator", "cflags")
+    diff = [k for k in keys if bm.get(k, "") != cm.get(k, "")]
+    if diff:
+        ir_ok = False
+        notes.append("instruction counts NOT compared: the build differs from the "
+                     "baseline's (%s).  Instruction counts depend on compiler and "
+                     "options; build as scripts/test.sh does (release, build/) or "
+                     "refresh the baseline." % "; ".join(
+                         "%s: baseline %r, now %r" % (k, bm.get(k, ""), cm.get(k, "")) for k in diff))
+    heap_ok = bm.get("allocator") == cm.get("allocator") and \
+        sanitized(bm) == sanitized(cm)
+    if not heap_ok:
+        notes.append("heap bytes NOT compared: allocator or sanitizer differs from the baseline.")
+    if not cm.get("instructions_measured"):
+        notes.append("instruction counts not measured in this run (no valgrind, "
+                     "--no-valgrind, or a sanitizer build).")
+    status = 0
+    b_metrics, c_metrics = base.get("metrics", {}), cur.get("metrics", {})
+    for name in sorted(set(b_metrics) | set(c_metrics)):
+        kind = metric_kind(name)
+        if kind == "instructions" and (not ir_ok or not cm.get("instructions_measured")):
+            continue
+        if kind == "heap_allocated_bytes" and not heap_ok:
+            continue
+        b, c = b_metrics.get(name), c_metrics.get(name)
+        if b is None:
+            rows.append([name, "-", fmt(c), "", "", "new (not in baseline)"])
+            continue
+        if c is None:
+            rows.append([name, fmt(b), "-", "", "", "missing in this run"])
+            continue
+        limit = threshold_for(name, thresholds)
+        change = (c - b) / b * 100.0 if b else (0.0 if c == b else float("inf"))
+        if limit is not None and change > limit:
+            verdict, status = "REGRESSION", 1
+        elif limit is not None and change < -limit:
+            verdict = "improved (refresh the baseline to keep it)"
+        else:
+            verdict = "ok"
+        rows.append([name, fmt(b), fmt(c), "%+.3f%%" % change,
+                     "+%g%%" % limit if limit is not None else "-", verdict])
+    bt, ct = base.get("timings", {}), cur.get("timings", {})
+    for name in sorted(set(bt) & set(ct)):
+        a, c = bt[name], ct[name]
+        if not a or not c:
+            continue
+        ma, mc = statistics.median(a), statistics.median(c)
+        change = (mc - ma) / ma * 100.0 if ma else 0.0
+        limit = threshold_for(name, thresholds)
+        verdict = "reported only (gate it with --timings)"
+        if gate_timings:
+            try:
+                from scipy.stats import mannwhitneyu
+                p = float(mannwhitneyu(a, c, alternative="less").pvalue)
+            except ImportError:
+                p = None
+                verdict = "not gated: scipy missing (use /usr/bin/python3)"
+            if p is not None:
+                if p < alpha and limit is not None and change > limit:
+                    verdict, status = "REGRESSION (p=%.3g)" % p, 1
+                else:
+                    verdict = "ok (p=%.3g)" % p
+        rows.append([name, "%.3g ms" % ma, "%.3g ms" % mc, "%+.3f%%" % change,
+                     "+%g%%" % limit if limit is not None else "-", verdict])
+    return status, rows, notes
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    return "{:,}".format(int(v)) if float(v).is_integer() else "%.6g" % v
+
+
+def print_table(rows, only_interesting):
+    show = [r for r in rows if not (only_interesting and r[5] == "ok")]
+    if not show:
+        return
+    headers = ["metric (impl/dataset/workload/phase:metric)", "baseline", "now",
+               "change", "limit", "verdict"]
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *show)]
+    line = "  ".join("%%-%ds" % w if i in (0, 5) else "%%%ds" % w for i, w in enumerate(widths))
+    print(line % tuple(headers))
+    print("  ".join("-" * w for w in widths))
+    for r in show:
+        print((line % tuple(r)).rstrip())
+
+
+# ---------------------------------------------------------------- main
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(prog="scripts/gate.sh", description=__doc__.split("\n\n")[0],
+                                 epilog=__doc__.split("\n\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
+                    help="meson build dir to measure (default build/)")
+    ap.add_argument("--baseline", default=BASELINE, help="default baselines/gate.json")
+    ap.add_argument("--update-baseline", action="store_true",
+                    help="measure and write the baseline instead of checking")
+    ap.add_argument("--measure-only", metavar="FILE", help="measure, write FILE, no check")
+    ap.add_argument("--current", metavar="FILE",
+                    help="check this measurement file instead of measuring")
+    ap.add_argument("--threshold", action="append", default=[], metavar="METRIC=PCT",
+                    help="override a threshold, e.g. instructions=2 or "
+                         "'ovs/nb/load*=3' (repeatable)")
+    ap.add_argument("--timings", action="store_true",
+                    help="also gate CPU time (Mann-Whitney U, needs scipy and timing "
+                         "samples in the baseline)")
+    ap.add_argument("--timing-runs", type=int, default=5)
+    ap.add_argument("--impls", help="comma list (default: every built impl)")
+    ap.add_argument("--harness", action="append", metavar="IMPL=EXE",
+                    help="measure this executable as IMPL (repeatable; tests use it)")
+    ap.add_argument("--micro", action="append", metavar="IMPL=EXE")
+    ap.add_argument("--no-micro", action="store_true")
+    ap.add_argument("--no-valgrind", action="store_true")
+    ap.add_argument("--data-dir", help="where the tiny datasets go (default <build>/gate-data)")
+    ap.add_argument("--verbose", "-v", action="store_true", help="print every metric")
+    return ap.parse_args(argv)
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        if args.current:
+            cur = gbench.read(args.current)
+        else:
+            log("gate: measuring %s (tiny datasets; valgrind %s)" % (
+                os.path.relpath(os.path.abspath(args.build_dir), ROOT),
+                "off" if args.no_valgrind else "on"))
+            if args.update_baseline:
+                args.timings = True   # keep timing samples for a later --timings gate
+            cur = measure(args)
+            log("gate: %d metrics in %.0f s" % (len(cur["metrics"]), cur["meta"]["seconds"]))
+    except MeasureError as exc:
+        log("gate: %s" % exc)
+        return 3
+    for u in cur.get("unavailable", []):
+        log("gate: not measured: %s" % u)
+    if args.measure_only:
+        gbench.write_atomic(args.measure_only, cur)
+        return 0
+    if args.update_baseline:
+        old = gbench.read(args.baseline) if os.path.exists(args.baseline) else {}
+        cur["thresholds"] = old.get("thresholds", THRESHOLDS)
+        os.makedirs(os.path.dirname(args.baseline), exist_ok=True)
+        gbench.write_atomic(args.baseline, cur)
+        log("gate: baseline written to %s (%d metrics); commit it with the change "
+            "that explains it" % (os.path.relpath(args.baseline, ROOT), len(cur["metrics"])))
+        return 0
+    if not os.path.exists(args.baseline):
+        log("gate: no baseline %s; create one with scripts/gate.sh --update-baseline" % args.baseline)
+        return 2
+    base = gbench.read(args.baseline)
+    thresholds = dict(THRESHOLDS)
+    thresholds.update(base.get("thresholds", {}))
+    for t in args.threshold:
+        k, _, v = t.partition("=")
+        thresholds[k] = float(v)
+    status, rows, notes = compare(base, cur, thresholds, args.timings)
+    for n in notes:
+        print("note: " + n)
+    print_table(rows, only_interesting=not args.verbose)
+    n_reg = sum(1 for r in rows if r[5].startswith("REGRESSION"))
+    n_ok = sum(1 for r in rows if r[5] == "ok")
+    if status == 1:
+        print("gate: FAILED: %d regression(s) beyond thresholds (%d metrics within)" % (n_reg, n_ok))
+    elif status == 2:
+        print("gate: baseline not comparable")
+    else:
+        print("gate: passed: %d metrics within thresholds" % n_ok)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

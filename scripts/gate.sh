@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# CI regression gate: measures deterministic figures of the release build in
+# build/ (allocation calls/bytes, heap after load, valgrind instruction
+# counts) on tiny generated datasets and compares them with the committed
+# baselines/gate.json.  Exit 0 within thresholds, 1 on a regression (table of
+# what, by how much, where), 2 if the baseline is not comparable.
+#
+#   scripts/gate.sh                    check (what .ci/run does)
+#   scripts/gate.sh --update-baseline  refresh baselines/gate.json on purpose
+#   scripts/gate.sh --timings          also gate CPU time (Mann-Whitney U)
+#   scripts/gate.sh --help             every option
+#
+# The baseline must come from the same build options as CI: build/ set up
+# as scripts/test.sh does (release, LTO, glibc).  See docs/suite.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=build
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case ${args[i]} in
+    --build-dir) build=${args[i+1]} ;;
+    --build-dir=*) build=${args[i]#--build-dir=} ;;
+    -h|--help) exec /usr/bin/python3 scripts/gate.py --help ;;
+  esac
+done
+
+scripts/deps.sh
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" -Dbuildtype=release >/dev/null
+fi
+ninja -C "$build" >/dev/null
+# Debian's python3: scipy for --timings (the rest needs only the stdlib).
+exec /usr/bin/python3 scripts/gate.py --build-dir "$build" "$@"
