@@ -48,8 +48,15 @@ fi
 ninja -C "$build" >/dev/null
 
 if [ -z "$impls" ]; then
-  impls=$(cd "$build/bench" && ls jsonbench-micro-* 2>/dev/null \
-            | sed 's/^jsonbench-micro-//' | tr '\n' ',')
+  # The build's own list of bench/ executables, in impl_names order (no
+  # stale files, no test-only impls built elsewhere).
+  impls=$(meson introspect --targets "$build" | /usr/bin/python3 -c '
+import json, os, sys
+prefix = "jsonbench-micro-"
+print(",".join(t["name"][len(prefix):] for t in json.load(sys.stdin)
+               if t["type"] == "executable" and t["name"].startswith(prefix)
+               and os.path.basename(os.path.dirname(t["defined_in"]))
+                   == "bench"))')
 fi
 impls=${impls%,}
 if [ -z "$impls" ]; then
