@@ -254,6 +254,17 @@ json_string_unescape(const char *in, size_t in_len, char **outp)
  * that is exactly an integer in int64 range (e.g. "10", "1e2", "1.50e1") the
  * number is an integer; otherwise strtod() gives a real.  Overflow to
  * infinity is an error; underflow to zero is not. */
+/* Whether significand * 10 + digit fits in 64 bits.  (OVS checks only
+ * significand <= ULLONG_MAX / 10, so e.g. 18446744073709551616 wraps to 0
+ * there; we do not copy that bug: see docs/json-rules.md.) */
+static inline bool
+digit_fits(unsigned long long int significand, char digit)
+{
+    return significand < ULLONG_MAX / 10
+           || (significand == ULLONG_MAX / 10
+               && (unsigned) (digit - '0') <= ULLONG_MAX % 10);
+}
+
 const char *
 json_text_lex_number(const char *cp, struct json_number *num)
 {
@@ -275,7 +286,7 @@ json_text_lex_number(const char *cp, struct json_number *num)
         }
     } else if (*cp >= '1' && *cp <= '9') {
         for (; *cp >= '0' && *cp <= '9'; cp++) {
-            if (significand <= ULLONG_MAX / 10) {
+            if (digit_fits(significand, *cp)) {
                 significand = significand * 10 + (*cp - '0');
             } else {
                 /* Out of significand room: the digit only scales. */
@@ -293,7 +304,7 @@ json_text_lex_number(const char *cp, struct json_number *num)
             return "decimal point must be followed by digit";
         }
         for (; *cp >= '0' && *cp <= '9'; cp++) {
-            if (significand <= ULLONG_MAX / 10) {
+            if (digit_fits(significand, *cp)) {
                 significand = significand * 10 + (*cp - '0');
                 pow10--;
             } else {

@@ -75,17 +75,27 @@ xstrdup(const char *s)
     return xmemdup0(s, strlen(s));
 }
 
+/* GCC 12 with -fsanitize=undefined wrongly warns that 'format' may be null
+ * here; it cannot be (callers are format-checked). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 char *
 xvasprintf(const char *format, va_list args)
 {
     va_list args2;
     va_copy(args2, args);
-    int needed = vsnprintf(NULL, 0, format, args);
+    char probe[1];
+    int needed = vsnprintf(probe, sizeof probe, format, args);
     char *s = xmalloc(needed + 1);
     vsnprintf(s, needed + 1, format, args2);
     va_end(args2);
     return s;
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 char *
 xasprintf(const char *format, ...)

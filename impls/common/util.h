@@ -38,7 +38,7 @@ void *xmemdup(const void *, size_t);
 char *xmemdup0(const char *, size_t);
 char *xstrdup(const char *);
 char *xasprintf(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
-char *xvasprintf(const char *format, va_list);
+char *xvasprintf(const char *format, va_list) OVS_PRINTF_FORMAT(1, 0);
 void xfree(void *);
 
 /* Prints "<program>: message" to stderr and exits with status 1. */

@@ -1,0 +1,308 @@
+/* Runs one impl over JSONTestSuite.
+ *
+ * usage: jsontestsuite [--dump FILE] SUITE_DIR
+ *
+ * For every file of SUITE_DIR/test_parsing the outcome (accept or reject)
+ * must be what SUITE_DIR/ovs-expected.tsv says OVS does.  For every document
+ * (test_transform too):
+ *   - parsing it one byte at a time and in random-size chunks gives the same
+ *     result (the same serialization, or the same error message);
+ *   - an accepted document serializes, re-parses and re-serializes to
+ *     identical bytes, compact, sorted and pretty;
+ *   - clone and deep clone are equal to the original and hash alike.
+ * --dump writes every outcome and serialization to FILE, so that a separate
+ * test can check that all impls produce byte-identical output. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+
+#include "ds.h"
+#include "json.h"
+#include "test-util.h"
+#include "util.h"
+
+/* Result of parsing: the tree's serialization with 'flags', or the error. */
+static char *
+outcome_text(struct json *json, bool *accepted)
+{
+    *accepted = json_get_type(json) != JSON_STRING;
+    return *accepted ? json_to_string(json, JSSF_SORT)
+                     : xstrdup(json_string(json));
+}
+
+/* Parses 'doc' feeding chunks of sizes from 'next_chunk'. */
+static struct json *
+parse_chunked(const char *doc, size_t len, size_t (*next_chunk)(void))
+{
+    struct json_parser *p = json_parser_create(JSPF_TRAILER);
+    size_t pos = 0;
+    while (pos < len) {
+        size_t n = next_chunk();
+        if (n > len - pos) {
+            n = len - pos;
+        }
+        size_t used = json_parser_feed(p, doc + pos, n);
+        if (used < n) {
+            /* Only an error stops a JSPF_TRAILER parser early. */
+            CHECK(json_parser_is_done(p));
+            break;
+        }
+        pos += n;
+    }
+    return json_parser_finish(p);
+}
+
+static size_t
+one_byte(void)
+{
+    return 1;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static size_t
+random_chunk(void)
+{
+    /* xorshift64*: deterministic, so a failure reproduces. */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    uint64_t r = rng_state * 2685821657736338717ull;
+    return 1 + (r >> 33) % ((r & 1) ? 7 : 300);
+}
+
+static char *
+reserialize(const char *text, int flags)
+{
+    struct json *json = json_from_string(text);
+    if (json_get_type(json) == JSON_STRING) {
+        char *s = xasprintf("reparse failed: %s", json_string(json));
+        json_destroy(json);
+        return s;
+    }
+    char *s = json_to_string(json, flags);
+    json_destroy(json);
+    return s;
+}
+
+/* Checks that serializing with 'flags' is stable under a parse round trip. */
+static void
+check_round_trip(const char *name, const struct json *json, int flags,
+                 FILE *dump)
+{
+    char *s1 = json_to_string(json, flags);
+    char *s2 = reserialize(s1, flags);
+    if (strcmp(s1, s2)) {
+        test_failures++;
+        fprintf(stderr, "%s: flags %d: round trip differs:\n  %.200s\n  "
+                "%.200s\n", name, flags, s1, s2);
+    }
+    if (dump) {
+        fprintf(dump, "%s\n", s1);
+    }
+    xfree(s1);
+    xfree(s2);
+}
+
+static void
+check_copies(const char *name, struct json *json)
+{
+    struct json *clone = json_clone(json);
+    struct json *deep = json_deep_clone(json);
+    if (!json_equal(json, clone) || !json_equal(json, deep)
+        || json_hash(json, 7) != json_hash(deep, 7)) {
+        test_failures++;
+        fprintf(stderr, "%s: copies differ from the original\n", name);
+    }
+    /* Unsorted output is the same for copies too (deterministic order). */
+    char *a = json_to_string(json, 0), *b = json_to_string(deep, 0);
+    if (strcmp(a, b)) {
+        test_failures++;
+        fprintf(stderr, "%s: deep copy serializes differently\n", name);
+    }
+    xfree(a);
+    xfree(b);
+    json_destroy(clone);
+    json_destroy(deep);
+}
+
+/* Runs every check on one document.  Returns whether it was accepted. */
+static bool
+check_document(const char *name, const char *path, FILE *dump)
+{
+    size_t len;
+    char *doc = read_file(path, &len);
+    char *error;
+    bool accepted;
+
+    struct json *json = json_parse_buffer(doc, len, &error);
+    accepted = json != NULL;
+    char *whole = accepted ? json_to_string(json, JSSF_SORT) : xstrdup(error);
+
+    static const struct {
+        const char *what;
+        size_t (*next_chunk)(void);
+    } splits[] = {
+        { "one byte at a time", one_byte },
+        { "random chunks #1", random_chunk },
+        { "random chunks #2", random_chunk },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(splits); i++) {
+        bool ok;
+        struct json *chunked = parse_chunked(doc, len, splits[i].next_chunk);
+        char *text = outcome_text(chunked, &ok);
+        if (ok != accepted || strcmp(text, whole)) {
+            test_failures++;
+            fprintf(stderr, "%s: parsed %s gives a different result:\n"
+                    "  %.200s\n  %.200s\n", name, splits[i].what, text,
+                    whole);
+        }
+        xfree(text);
+        json_destroy(chunked);
+    }
+
+    if (dump) {
+        fprintf(dump, "== %s\t%s\n", name, accepted ? "accept" : "reject");
+        if (!accepted) {
+            fprintf(dump, "%s\n", error);
+        }
+    }
+    if (accepted) {
+        check_round_trip(name, json, 0, dump);
+        check_round_trip(name, json, JSSF_SORT, dump);
+        check_round_trip(name, json, JSSF_SORT | JSSF_PRETTY, dump);
+        check_copies(name, json);
+    }
+
+    json_destroy(json);
+    xfree(error);
+    xfree(whole);
+    xfree(doc);
+    return accepted;
+}
+
+static int
+compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Returns the sorted names of the regular files in 'dir'. */
+static char **
+list_dir(const char *dir, size_t *np)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        ovs_fatal(0, "%s: cannot open directory", dir);
+    }
+    char **names = NULL;
+    size_t n = 0, allocated = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.') {
+            continue;
+        }
+        if (n >= allocated) {
+            allocated = allocated ? 2 * allocated : 64;
+            names = xrealloc(names, allocated * sizeof *names);
+        }
+        names[n++] = xstrdup(de->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, compare_strings);
+    *np = n;
+    return names;
+}
+
+int
+main(int argc, char *argv[])
+{
+    const char *dump_name = NULL;
+    FILE *dump = NULL;
+    int i = 1;
+
+    if (argc > 2 && !strcmp(argv[1], "--dump")) {
+        dump_name = argv[2];
+        i = 3;
+    }
+    if (argc != i + 1) {
+        fprintf(stderr, "usage: %s [--dump FILE] SUITE_DIR\n", argv[0]);
+        return 2;
+    }
+    const char *suite = argv[i];
+    if (dump_name) {
+        dump = fopen(dump_name, "w");
+        if (!dump) {
+            ovs_fatal(0, "%s: cannot create", dump_name);
+        }
+    }
+
+    /* test_parsing against OVS's measured outcomes. */
+    char *tsv_name = xasprintf("%s/ovs-expected.tsv", suite);
+    size_t tsv_len;
+    char *tsv = read_file(tsv_name, &tsv_len);
+    size_t n_docs = 0, n_accepted = 0, n_mismatch = 0;
+    for (char *line = strtok(tsv, "\n"); line; line = strtok(NULL, "\n")) {
+        char *tab = strchr(line, '\t');
+        if (!tab) {
+            ovs_fatal(0, "%s: bad line \"%s\"", tsv_name, line);
+        }
+        *tab = '\0';
+        const char *name = line;
+        bool expect_accept = !strcmp(tab + 1, "accept");
+        char *path = xasprintf("%s/test_parsing/%s", suite, name);
+        bool accepted = check_document(name, path, dump);
+        if (accepted != expect_accept) {
+            n_mismatch++;
+            test_failures++;
+            fprintf(stderr, "%s: %s, but OVS %ss it\n", name,
+                    accepted ? "accepted" : "rejected",
+                    expect_accept ? "accept" : "reject");
+        }
+        n_docs++;
+        n_accepted += accepted;
+        xfree(path);
+    }
+    xfree(tsv);
+    xfree(tsv_name);
+
+    /* Every file of test_parsing must be listed. */
+    char *parsing_dir = xasprintf("%s/test_parsing", suite);
+    size_t n_files;
+    char **files = list_dir(parsing_dir, &n_files);
+    if (n_files != n_docs) {
+        test_failures++;
+        fprintf(stderr, "%zu files in %s but %zu expectations\n", n_files,
+                parsing_dir, n_docs);
+    }
+    for (size_t k = 0; k < n_files; k++) {
+        xfree(files[k]);
+    }
+    xfree(files);
+    xfree(parsing_dir);
+
+    /* test_transform: no expected outcome, but the same checks. */
+    char *transform_dir = xasprintf("%s/test_transform", suite);
+    files = list_dir(transform_dir, &n_files);
+    for (size_t k = 0; k < n_files; k++) {
+        char *path = xasprintf("%s/%s", transform_dir, files[k]);
+        char *name = xasprintf("test_transform/%s", files[k]);
+        check_document(name, path, dump);
+        xfree(path);
+        xfree(name);
+        xfree(files[k]);
+    }
+    xfree(files);
+    xfree(transform_dir);
+
+    if (dump && fclose(dump)) {
+        ovs_fatal(0, "%s: write error", dump_name);
+    }
+    printf("%s: %zu test_parsing documents, %zu accepted, %zu outcome "
+           "mismatches; %zu transform documents; %d failures\n",
+           json_impl_info()->name, n_docs, n_accepted, n_mismatch, n_files,
+           test_failures);
+    return test_failures ? 1 : 0;
+}
