@@ -83,8 +83,13 @@ struct json *json_real_create(double);
 
 struct json *json_array_create_empty(void);
 void json_array_add(struct json *, struct json *element);
+/* Replaces element 'index' (which must exist) and destroys the old one. */
 void json_array_set(struct json *, size_t index, struct json *element);
+/* Removes the last element and returns it (the caller owns it), or NULL if
+ * the array is empty. */
 struct json *json_array_pop(struct json *);
+/* Gives back unused capacity (the parser calls it on every array it
+ * completes; impls with inline arrays move small arrays into the node). */
 void json_array_trim(struct json *);
 struct json *json_array_create(struct json **elements, size_t n); /* Takes
                                                       * ownership of both. */
@@ -105,7 +110,13 @@ void json_object_put_format(struct json *, const char *name,
 
 /* Serialized objects: text pasted verbatim when a larger tree is serialized.
  * In an impl without serialized nodes these return an ordinary tree that
- * serializes to the same text (a clone of 'json', or the parsed text). */
+ * serializes to the same text (a clone of 'json', or the parsed text).
+ * json_serialized_object_create() serializes with flags 0 (not JSSF_SORT),
+ * so that the output is byte-identical across impls.  The _from_text and
+ * _nocopy variants accept the text of any JSON value; for identical output
+ * in impls without serialized nodes, it should be compact json_to_string()
+ * output (unsorted, or of objects whose keys come out sorted anyway).
+ * Serialized text is pasted as is, also under JSSF_PRETTY or JSSF_SORT. */
 struct json *json_serialized_object_create(const struct json *);
 struct json *json_serialized_object_create_from_text(const char *text);
 struct json *json_serialized_object_create_nocopy(char *text); /* Takes

@@ -22,7 +22,9 @@
 struct xalloc_stats {
     uint64_t calls;         /* malloc, calloc, realloc and strdup calls. */
     uint64_t bytes;         /* Bytes requested by those calls. */
-    uint64_t frees;         /* free() calls on non-null pointers. */
+    uint64_t frees;         /* xfree() calls on non-null pointers.  The
+                             * impls free everything with xfree(); plain
+                             * free() elsewhere is not counted. */
 };
 extern struct xalloc_stats xalloc_stats;
 static inline void xalloc_stats_reset(void)
