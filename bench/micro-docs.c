@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ds.h"
 #include "util.h"
@@ -548,6 +550,26 @@ micro_doc_size_target(enum micro_doc_size size)
     case MICRO_N_DOC_SIZES: break;
     }
     return 0;
+}
+
+bool
+micro_doc_from_name(const char *name, enum micro_doc_kind *kindp,
+                    enum micro_doc_size *sizep)
+{
+    for (int kind = 0; kind < MICRO_N_DOC_KINDS; kind++) {
+        for (int size = 0; size < MICRO_N_DOC_SIZES; size++) {
+            char *s = xasprintf("%s/%s", micro_doc_kind_name(kind),
+                                micro_doc_size_name(size));
+            bool match = !strcmp(s, name);
+            free(s);
+            if (match) {
+                *kindp = kind;
+                *sizep = size;
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 char *

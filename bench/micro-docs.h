@@ -18,6 +18,7 @@
 #ifndef JSONBENCH_MICRO_DOCS_H
 #define JSONBENCH_MICRO_DOCS_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum micro_doc_kind {
@@ -37,6 +38,11 @@ enum micro_doc_size {
 const char *micro_doc_kind_name(enum micro_doc_kind);
 const char *micro_doc_size_name(enum micro_doc_size);
 size_t micro_doc_size_target(enum micro_doc_size);
+
+/* Parses a "<kind>/<size>" name such as "nb_rows/small".  Returns false if
+ * it names no document. */
+bool micro_doc_from_name(const char *name, enum micro_doc_kind *,
+                         enum micro_doc_size *);
 
 /* Returns a malloc'd, null-terminated document of about 'target' bytes
  * (at least one row) and stores its length in '*lenp'.  The same arguments
