@@ -149,6 +149,20 @@ check_document(const char *name, const char *path, FILE *dump)
         { "random chunks #1", random_chunk },
         { "random chunks #2", random_chunk },
     };
+    /* json_from_file() reads through a stdio stream: same result. */
+    {
+        bool ok;
+        struct json *from_file = json_from_file(path);
+        char *text = outcome_text(from_file, &ok);
+        if (ok != accepted || strcmp(text, whole)) {
+            test_failures++;
+            fprintf(stderr, "%s: json_from_file() gives a different result:"
+                    "\n  %.200s\n  %.200s\n", name, text, whole);
+        }
+        xfree(text);
+        json_destroy(from_file);
+    }
+
     for (size_t i = 0; i < ARRAY_SIZE(splits); i++) {
         bool ok;
         struct json *chunked = parse_chunked(doc, len, splits[i].next_chunk);
