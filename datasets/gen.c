@@ -30,7 +30,11 @@ gen_now(void)
 static void
 u64_set_clear(struct u64_set *s)
 {
-    if (s->n) {
+    if (s->mask > 255) {
+        /* After a large set, start small again: clearing is per column. */
+        free(s->slots);
+        memset(s, 0, sizeof *s);
+    } else if (s->n) {
         memset(s->slots, 0, (s->mask + 1) * sizeof *s->slots);
         s->n = 0;
     }
@@ -105,28 +109,42 @@ hash_text(const char *p, size_t n)
 
 /* ---- Small formatters. ---- */
 
+/* Two hex digits per byte value. */
+static char hex_pairs[512];
+
+static void
+init_hex_pairs(void)
+{
+    for (int i = 0; i < 256; i++) {
+        hex_pairs[2 * i] = hexdigits[i >> 4];
+        hex_pairs[2 * i + 1] = hexdigits[i & 15];
+    }
+}
+
+static inline void
+put_hex_bytes(char *out, uint64_t v, int n_bytes)
+{
+    for (int i = n_bytes - 1; i >= 0; i--) {
+        memcpy(out + 2 * i, &hex_pairs[2 * (v & 255)], 2);
+        v >>= 8;
+    }
+}
+
 static void
 format_uuid(uint64_t hi, uint64_t lo, char *out)
 {
     /* Version 4, RFC 4122 variant, as uuid_generate() makes them. */
     hi = (hi & ~0xf000ULL) | 0x4000ULL;
     lo = (lo & ~(3ULL << 62)) | (2ULL << 62);
-    static const int groups[] = { 8, 4, 4, 4, 12 };
-    unsigned char bytes[16];
-    for (int i = 0; i < 8; i++) {
-        bytes[i] = hi >> (56 - 8 * i);
-        bytes[8 + i] = lo >> (56 - 8 * i);
-    }
-    int b = 0;
-    for (int g = 0; g < 5; g++) {
-        if (g) {
-            *out++ = '-';
-        }
-        for (int k = 0; k < groups[g]; k += 2, b++) {
-            *out++ = hexdigits[bytes[b] >> 4];
-            *out++ = hexdigits[bytes[b] & 15];
-        }
-    }
+    put_hex_bytes(out, hi >> 32, 4);
+    out[8] = '-';
+    put_hex_bytes(out + 9, hi >> 16, 2);
+    out[13] = '-';
+    put_hex_bytes(out + 14, hi, 2);
+    out[18] = '-';
+    put_hex_bytes(out + 19, lo >> 48, 2);
+    out[23] = '-';
+    put_hex_bytes(out + 24, lo, 6);
 }
 
 void
@@ -377,6 +395,21 @@ put_template(struct gen *g, const struct tmpl *t, struct rng *rng,
         case P_MAC:
             put_mac(o, r);
             break;
+        case P_MACI: {
+            /* 0a: locally administered, unlike the random fa:16:3e ones. */
+            char *p = out_room(o, 17);
+            memcpy(p, "0a:", 3);
+            uint64_t v = ctx->row;
+            for (int k = 4; k >= 0; k--) {
+                memcpy(p + 3 + 3 * k, &hex_pairs[2 * (v & 255)], 2);
+                if (k < 4) {
+                    p[3 + 3 * k + 2] = ':';
+                }
+                v >>= 8;
+            }
+            o->len += 17;
+            break;
+        }
         case P_WORD: {
             int64_t n = dist_sample(&pc->dist, r);
             n = n > MAX_GENERATED_LEN ? MAX_GENERATED_LEN : n;
@@ -456,6 +489,17 @@ put_atom(struct gen *g, struct atom_spec *a, struct rng *rng,
     case S_MOD:
         out_put_i64(o, a->a + (int64_t) ((ctx->row + j) % a->b));
         break;
+    case S_RANK: {
+        const struct table_spec *ts = g->p->tables[ctx->table];
+        uint64_t owner = table_group_owner(ts, ctx->row);
+        out_put_i64(o, a->a + (int64_t) (ctx->row - ts->group_start[owner]));
+        break;
+    }
+    case S_CYCLE: {
+        const struct pick_item *it = &a->picks[(ctx->row + j) % a->n_picks];
+        out_put(o, it->text, it->len);
+        break;
+    }
     case S_BOOL:
         if (rng_chance(rng, a->p)) {
             out_lit(o, "true");
@@ -486,6 +530,9 @@ put_atom(struct gen *g, struct atom_spec *a, struct rng *rng,
             break;
         case REF_DIV:
             row = (ctx->row / a->ref_k + j) % n;
+            break;
+        case REF_OWNER:
+            row = table_group_owner(g->p->tables[ctx->table], ctx->row);
             break;
         }
         put_uuid_atom(g, a->ref_table, row);
@@ -719,6 +766,14 @@ column_rng(const struct gen *g, const struct table_spec *ts, uint64_t row,
     return rng_derive(g->seed, ts->salt, row, cs->salt);
 }
 
+static int64_t
+in_window(const struct gen *g, const struct table_spec *ts, uint64_t row,
+          const struct col_spec *cs)
+{
+    double u = row_uniform(g->seed, ts, row);
+    return u >= cs->row_lo && u < cs->row_hi;
+}
+
 static void
 put_column(struct gen *g, struct table_spec *ts, struct col_spec *cs,
            const struct row_ctx *ctx, bool with_children, bool *first)
@@ -748,7 +803,9 @@ put_column(struct gen *g, struct table_spec *ts, struct col_spec *cs,
         if (cs->elem.kind == S_CHILDREN) {
             put_children(g, cs, ctx, with_children, first);
         } else {
-            int64_t n = clamp_size(dist_sample(&cs->size, &rng), cs->col);
+            int64_t n = cs->row_window
+                        ? clamp_size(in_window(g, ts, ctx->row, cs), cs->col)
+                        : clamp_size(dist_sample(&cs->size, &rng), cs->col);
             count_atoms(g, ctx->table, cs->col->key.type,
                         put_set(g, cs, &rng, ctx, n, first));
         }
@@ -792,6 +849,7 @@ void
 gen_init(struct gen *g, struct profile *p, uint64_t seed, struct out *o)
 {
     memset(g, 0, sizeof *g);
+    init_hex_pairs();
     g->p = p;
     g->s = p->schema;
     g->seed = seed;

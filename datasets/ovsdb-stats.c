@@ -623,7 +623,7 @@ hash_set_add(struct hash_set *s, uint64_t v)
 }
 
 struct counts {
-    uint64_t *rows, *atoms;                 /* Per table. */
+    uint64_t *rows, *atoms, *bytes;         /* Per table. */
     uint64_t by_type[N_ATOM_TYPES];
     uint64_t len_hist[N_LEN_BUCKETS];
     uint64_t strings, string_bytes, short_strings;
@@ -780,6 +780,7 @@ count_row(struct counts *c, const struct table *t, int ti,
     json_destroy(row);
     c->atoms[ti] += atoms;
     c->rows[ti]++;
+    c->bytes[ti] += r->len;
     return NULL;
 }
 
@@ -803,11 +804,12 @@ print_text(const struct stats_ctx *ctx, const struct counts *c,
     printf("schema: %s %s\n", s->name, s->version);
     printf("applied: %"PRIu64" inserts, %"PRIu64" modifies, %"PRIu64
            " deletes\n\n", ctx->n_inserts, ctx->n_modifies, ctx->n_deletes);
-    printf("%-32s %12s %14s\n", "table", "rows", "atoms");
+    printf("%-32s %12s %14s %14s\n", "table", "rows", "atoms",
+           "row bytes");
     for (size_t t = 0; t < s->n_tables; t++) {
         if (c->rows[t]) {
-            printf("%-32s %12"PRIu64" %14"PRIu64"\n", s->tables[t].name,
-                   c->rows[t], c->atoms[t]);
+            printf("%-32s %12"PRIu64" %14"PRIu64" %14"PRIu64"\n",
+                   s->tables[t].name, c->rows[t], c->atoms[t], c->bytes[t]);
             rows += c->rows[t];
             atoms += c->atoms[t];
         }
@@ -880,17 +882,20 @@ print_json(const struct stats_ctx *ctx, const struct counts *c,
     ds_put_format(&d, ",\n  \"inserts\": %"PRIu64", \"modifies\": %"PRIu64
                   ", \"deletes\": %"PRIu64",\n", ctx->n_inserts,
                   ctx->n_modifies, ctx->n_deletes);
-    for (int pass = 0; pass < 2; pass++) {
-        ds_put_cstr(&d, pass ? "  \"atoms\": {" : "  \"rows\": {");
+    for (int pass = 0; pass < 3; pass++) {
+        static const char *const names[] = { "rows", "atoms", "row_bytes" };
+        const uint64_t *v = pass == 0 ? c->rows : pass == 1 ? c->atoms
+                            : c->bytes;
+        ds_put_format(&d, "  \"%s\": {", names[pass]);
         bool first = true;
         for (size_t t = 0; t < s->n_tables; t++) {
             if (c->rows[t]) {
                 ds_put_cstr(&d, first ? "\n    " : ",\n    ");
                 json_key(&d, s->tables[t].name);
-                ds_put_format(&d, "%"PRIu64, pass ? c->atoms[t] : c->rows[t]);
-                if (pass) {
+                ds_put_format(&d, "%"PRIu64, v[t]);
+                if (pass == 1) {
                     atoms += c->atoms[t];
-                } else {
+                } else if (pass == 0) {
                     rows += c->rows[t];
                 }
                 first = false;
@@ -1004,6 +1009,7 @@ main(int argc, char *argv[])
     size_t nt = ctx.schema->n_tables;
     c.rows = xcalloc(nt, sizeof *c.rows);
     c.atoms = xcalloc(nt, sizeof *c.atoms);
+    c.bytes = xcalloc(nt, sizeof *c.bytes);
     for (size_t i = 0; i < ctx.store.n; i++) {
         struct row *row = &ctx.store.rows[i];
         if (!row->text) {
@@ -1031,6 +1037,7 @@ main(int argc, char *argv[])
     free(ctx.store.slots);
     free(c.rows);
     free(c.atoms);
+    free(c.bytes);
     free(c.distinct.slots);
     schema_destroy(ctx.schema);
     ovsdb_file_close(&f);

@@ -22,10 +22,11 @@
 struct lexer {
     const char *file_name;
     int line_no;
-    char *tokens[64];
-    bool quoted[64];
+    char *tokens[256];
+    bool quoted[256];
     size_t n;
     size_t pos;                 /* Next token to consume. */
+    bool indented;              /* Column and key lines are indented. */
     char *error;                /* First error, "FILE:LINE: ...". */
 };
 
@@ -58,6 +59,7 @@ static bool
 lex_line(struct lexer *lx, const char *line)
 {
     lex_clear(lx);
+    lx->indented = *line == ' ' || *line == '\t';
     const char *p = line;
     for (;;) {
         while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
@@ -300,6 +302,7 @@ static const struct {
     { "uuid", P_UUID, 0 }, { "key", P_KEY, 0 }, { "i", P_INDEX, 0 },
     { "int", P_INT, 1 }, { "hex", P_HEX, 2 }, { "ip4", P_IP4, 0 },
     { "ip4i", P_IP4I, 0 }, { "ip6", P_IP6, 0 }, { "mac", P_MAC, 0 },
+    { "maci", P_MACI, 0 },
     { "word", P_WORD, 1 }, { "match", P_MATCH, 1 },
     { "actions", P_ACTIONS, 1 }, { "txn", P_TXN, 0 },
 };
@@ -652,8 +655,8 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
             }
             n = b->n_enum;
         } else if (!parse_int_token(lx, lex_next(lx, "pick count"),
-                                    "pick count", &n) || n < 1 || n > 30) {
-            lex_error(lx, "%s: pick needs a count 1..30", where);
+                                    "pick count", &n) || n < 1 || n > 100) {
+            lex_error(lx, "%s: pick needs a count 1..100", where);
             return false;
         }
         a->picks = xcalloc(n, sizeof *a->picks);
@@ -705,6 +708,35 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
                       "[%"PRId64", %"PRId64"] (or an enum column)", where,
                       b->min_int, b->max_int);
             return false;
+        }
+    } else if (!strcmp(kind, "rank")) {
+        a->kind = S_RANK;
+        if (!expect_type(lx, b, ATOM_INTEGER, kind, where)
+            || !parse_int_token(lx, lex_next(lx, "start"), "start", &a->a)) {
+            return false;
+        }
+        if (!int_in_bounds(b, a->a)) {
+            lex_error(lx, "%s: start outside the column's range", where);
+            return false;
+        }
+    } else if (!strcmp(kind, "cycle")) {
+        a->kind = S_CYCLE;
+        int64_t n;
+        if (!parse_int_token(lx, lex_next(lx, "cycle count"), "cycle count",
+                             &n) || n < 1 || n > 100) {
+            lex_error(lx, "%s: cycle needs a count 1..100", where);
+            return false;
+        }
+        a->picks = xcalloc(n, sizeof *a->picks);
+        for (int64_t i = 0; i < n; i++) {
+            const char *v = lex_next(lx, "cycle value");
+            char *text = v ? literal_atom(lx, b, v, where) : NULL;
+            if (!text) {
+                return false;
+            }
+            a->picks[i].text = text;
+            a->picks[i].len = strlen(text);
+            a->n_picks++;
         }
     } else if (!strcmp(kind, "seq") || !strcmp(kind, "mod")) {
         bool seq = !strcmp(kind, "seq");
@@ -767,6 +799,8 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
                 a->ref_mode = REF_COVER;
             } else if (!strcmp(m, "row")) {
                 a->ref_mode = REF_ROW;
+            } else if (!strcmp(m, "owner")) {
+                a->ref_mode = REF_OWNER;
             } else if (!strcmp(m, "div")) {
                 a->ref_mode = REF_DIV;
                 if (!parse_int_token(lx, lex_next(lx, "divisor"), "divisor",
@@ -776,7 +810,7 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
                 }
             } else {
                 lex_error(lx, "%s: unknown ref mode \"%s\" (rand, cover, "
-                          "row, div K)", where, m);
+                          "row, div K, owner)", where, m);
                 return false;
             }
         }
@@ -851,6 +885,7 @@ parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
             return false;
         }
     } else if (!quoted && (!strcmp(form, "set") || !strcmp(form, "opt")
+                           || !strcmp(form, "optrow")
                            || !strcmp(form, "children"))) {
         lx->pos++;
         if (column_is_map(c) || column_is_scalar(c)) {
@@ -858,7 +893,21 @@ parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
             return false;
         }
         cs->form = F_SET;
-        if (!strcmp(form, "opt")) {
+        if (!strcmp(form, "optrow")) {
+            cs->row_window = true;
+            if (!parse_double(lx, lex_next(lx, "low"), "low", &cs->row_lo)
+                || !parse_double(lx, lex_next(lx, "high"), "high",
+                                 &cs->row_hi)
+                || cs->row_lo < 0 || cs->row_hi > 1
+                || cs->row_lo > cs->row_hi) {
+                lex_error(lx, "%s: optrow needs 0 <= LOW <= HIGH <= 1",
+                          where);
+                return false;
+            }
+            if (!parse_dist(lx, "1", &cs->size)) {
+                return false;
+            }
+        } else if (!strcmp(form, "opt")) {
             double prob;
             if (!parse_double(lx, lex_next(lx, "probability"), "probability",
                               &prob) || prob < 0 || prob > 1) {
@@ -991,14 +1040,6 @@ find_col_spec(const struct table_spec *ts, const char *name)
         }
     }
     return -1;
-}
-
-static bool
-is_log_op(const char *s)
-{
-    return !strcmp(s, "insert") || !strcmp(s, "delete")
-           || !strcmp(s, "modify") || !strcmp(s, "child-insert")
-           || !strcmp(s, "child-delete");
 }
 
 static bool
@@ -1135,7 +1176,7 @@ profile_check(struct lexer *lx, struct profile *p)
                       ts->t->name);
             ok = false;
         } else if (!s->tables[t].is_root && !owned[t] && !covered[t]
-                   && ts->rows > 0) {
+                   && (ts->rows > 0 || ts->group_parent >= 0)) {
             lex_error(lx, "table %s is not a root table: its rows must be "
                       "owned (children) or referenced with \"ref %s cover\" "
                       "from a strong reference", ts->t->name, ts->t->name);
@@ -1155,7 +1196,11 @@ profile_check(struct lexer *lx, struct profile *p)
                 has_children = true;
             }
         }
-        if ((op->kind == OP_DELETE || op->kind == OP_INSERT)
+        if (op->kind == OP_INSERT && ts->group_parent >= 0) {
+            lex_error(lx, "log: rows of %s belong to groups (\"per\"): "
+                      "inserting is not supported", ts->t->name);
+            ok = false;
+        } else if ((op->kind == OP_DELETE || op->kind == OP_INSERT)
             && !s->tables[op->table].is_root) {
             lex_error(lx, "log: %s rows can only be inserted or deleted "
                       "through their parent (child-insert/child-delete)",
@@ -1228,7 +1273,21 @@ profile_read(const char *file_name, const struct schema *schema,
             continue;
         }
         const char *first = lex_next(&lx, "keyword");
-        if (!strcmp(first, "profile")) {
+        if (lx.indented) {
+            if (!cur) {
+                lex_error(&lx, "indented line before any \"table\" line");
+            } else if (!strcmp(first, "key")) {
+                parse_key_line(&lx, p, cur);
+            } else if (find_col_spec(cur, first) >= 0) {
+                lex_error(&lx, "column %s.%s appears twice", cur->t->name,
+                          first);
+            } else {
+                cur->cols = xrealloc(cur->cols,
+                                     (cur->n_cols + 1) * sizeof *cur->cols);
+                /* Counted even on error, so that cleanup sees it. */
+                parse_column(&lx, p, cur, first, &cur->cols[cur->n_cols++]);
+            }
+        } else if (!strcmp(first, "profile")) {
             const char *name = lex_next(&lx, "profile name");
             if (name) {
                 free(p->name);
@@ -1254,8 +1313,26 @@ profile_read(const char *file_name, const struct schema *schema,
             cur->table = t;
             cur->t = &schema->tables[t];
             cur->salt = salt_of(tn, NULL, 0);
+            cur->group_parent = -1;
             if (!strcmp(rows, "children")) {
                 cur->children = true;
+            } else if (!strcmp(rows, "per")) {
+                const char *pn = lex_next(&lx, "group-parent table");
+                int pt = pn ? schema_find_table(schema, pn) : -1;
+                if (pt < 0 || !p->tables[pt] || pt == t) {
+                    lex_error(&lx, "table %s: \"per\" needs an earlier "
+                              "table of the profile", tn);
+                    continue;
+                }
+                cur->group_parent = pt;
+                if (!parse_dist(&lx, lex_next(&lx, "rows per parent row"),
+                                &cur->group_size)) {
+                    continue;
+                }
+                if (dist_min(&cur->group_size) < 0) {
+                    lex_error(&lx, "table %s: negative group size", tn);
+                    continue;
+                }
             } else if (!parse_double(&lx, rows, "row count", &cur->rows)
                        || cur->rows < 0) {
                 lex_error(&lx, "table %s: bad row count", tn);
@@ -1269,30 +1346,14 @@ profile_read(const char *file_name, const struct schema *schema,
                     lex_error(&lx, "table %s: unexpected \"%s\"", tn, opt);
                 }
             }
-        } else if (!strcmp(first, "key")) {
-            parse_key_line(&lx, p, cur);
-        } else if (!strcmp(first, "log") && lx.n > 1
-                   && is_log_op(lx.tokens[1])) {
-            /* Not the ACL column named "log": a log operation. */
+        } else if (!strcmp(first, "log")) {
             parse_log_line(&lx, p);
-        } else if (!cur) {
-            lex_error(&lx, "\"%s\": expected profile, table or log", first);
         } else {
-            if (find_col_spec(cur, first) >= 0) {
-                lex_error(&lx, "column %s.%s appears twice", cur->t->name,
-                          first);
-                continue;
-            }
-            cur->cols = xrealloc(cur->cols,
-                                 (cur->n_cols + 1) * sizeof *cur->cols);
-            if (parse_column(&lx, p, cur, first, &cur->cols[cur->n_cols])) {
-                cur->n_cols++;
-            } else {
-                /* Keep what was allocated reachable for cleanup. */
-                cur->n_cols++;
-            }
+            lex_error(&lx, "\"%s\": expected profile, table or log (column "
+                      "and key lines are indented)", first);
         }
-        if (!lx.error && lx.pos < lx.n && (!strcmp(first, "profile"))) {
+        if (!lx.error && lx.pos < lx.n && !lx.indented
+            && !strcmp(first, "profile")) {
             lex_error(&lx, "unexpected \"%s\"", lx.tokens[lx.pos]);
         }
     }
@@ -1355,6 +1416,8 @@ profile_destroy(struct profile *p)
         }
         if (ts) {
             free(ts->cols);
+            free(ts->group_size.items);
+            free(ts->group_start);
         }
         free(ts);
     }
@@ -1429,6 +1492,8 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
         struct table_spec *ts = p->tables[t];
         if (!ts) {
             known[t] = true;
+        } else if (ts->group_parent >= 0) {
+            ts->n_rows = 0;
         } else if (!ts->children) {
             double rows = ts->fixed ? ts->rows : ts->rows * scale;
             ts->n_rows = ts->rows == 0 ? 0 : (uint64_t) fmax(1, llround(rows));
@@ -1442,6 +1507,26 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
     bool *done = xcalloc(p->n_segments ? p->n_segments : 1, sizeof *done);
     for (bool progress = true; progress; ) {
         progress = false;
+        for (size_t t = 0; t < s->n_tables; t++) {
+            struct table_spec *ts = p->tables[t];
+            if (known[t] || !ts || ts->group_parent < 0
+                || !known[ts->group_parent]) {
+                continue;
+            }
+            const struct table_spec *ps = p->tables[ts->group_parent];
+            free(ts->group_start);
+            ts->n_group_parents = ps->n_rows;
+            ts->group_start = xmalloc((ps->n_rows + 1)
+                                      * sizeof *ts->group_start);
+            ts->group_start[0] = 0;
+            for (uint64_t r = 0; r < ps->n_rows; r++) {
+                struct rng rng = rng_derive(seed, ts->salt, r, 0x67727570);
+                ts->group_start[r + 1] = ts->group_start[r]
+                                         + dist_sample(&ts->group_size, &rng);
+            }
+            ts->n_rows = ts->group_start[ps->n_rows];
+            known[t] = progress = true;
+        }
         for (size_t i = 0; i < p->n_segments; i++) {
             struct segment *sg = &p->segments[i];
             if (done[i] || !known[sg->parent_table]) {
@@ -1508,7 +1593,29 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
                                     a->base->max_int);
                 ok = false;
             }
-            if ((a->kind == S_REF) && ts->n_rows
+            if (a->kind == S_RANK && ts->group_parent < 0) {
+                *errorp = xasprintf("%s: %s.%s: rank needs a \"per\" table",
+                                    p->file_name, ts->t->name,
+                                    ts->cols[c].col->name);
+                ok = false;
+            } else if (a->kind == S_RANK
+                       && a->a + dist_max(&ts->group_size) - 1
+                          > a->base->max_int) {
+                *errorp = xasprintf("%s: %s.%s: rank %"PRId64" + group "
+                                    "size exceeds the maximum %"PRId64,
+                                    p->file_name, ts->t->name,
+                                    ts->cols[c].col->name, a->a,
+                                    a->base->max_int);
+                ok = false;
+            } else if (a->kind == S_REF && a->ref_mode == REF_OWNER
+                       && a->ref_table != ts->group_parent) {
+                *errorp = xasprintf("%s: %s.%s: \"owner\" must reference "
+                                    "the table's \"per\" parent",
+                                    p->file_name, ts->t->name,
+                                    ts->cols[c].col->name);
+                ok = false;
+            }
+            if (ok && (a->kind == S_REF) && ts->n_rows
                 && !p->tables[a->ref_table]->n_rows
                 && ts->cols[c].col->min > 0) {
                 *errorp = xasprintf("%s: %s.%s needs a reference but %s has "
@@ -1522,4 +1629,26 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
     free(known);
     free(done);
     return ok;
+}
+
+uint64_t
+table_group_owner(const struct table_spec *ts, uint64_t row)
+{
+    uint64_t lo = 0, hi = ts->n_group_parents;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ts->group_start[mid] <= row) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+double
+row_uniform(uint64_t seed, const struct table_spec *ts, uint64_t row)
+{
+    struct rng r = rng_derive(seed, ts->salt, row, 0x726f77);
+    return (double) (rng_next(&r) >> 11) * 0x1.0p-53;
 }

@@ -35,6 +35,7 @@ enum piece_kind {
     P_IP4I,         /* IPv4 address unique to the row index. */
     P_IP6,          /* Random fd00:... address. */
     P_MAC,          /* Random fa:16:3e:xx:xx:xx. */
+    P_MACI,         /* MAC address unique to the row index. */
     P_WORD,         /* Random lowercase word, length from a distribution. */
     P_MATCH,        /* OVN match expression, length from a distribution. */
     P_ACTIONS,      /* OVN actions, length from a distribution. */
@@ -70,6 +71,8 @@ enum spec_kind {
     S_INT,          /* Integer from a distribution. */
     S_SEQ,          /* START + row index. */
     S_MOD,          /* START + row index % M. */
+    S_RANK,         /* START + the row's position within its group. */
+    S_CYCLE,        /* Listed atoms in turn: item (row index % N). */
     S_BOOL,         /* true with probability P. */
     S_REAL,         /* Uniform real in [LO, HI]. */
     S_REF,          /* Reference to a row of another table. */
@@ -81,6 +84,7 @@ enum ref_mode {
     REF_COVER,      /* Round robin, so that every target row is used. */
     REF_ROW,        /* Row index % target rows. */
     REF_DIV,        /* (Row index / K) % target rows. */
+    REF_OWNER,      /* The row of the group-parent table this row is in. */
 };
 
 struct pick_item {
@@ -128,6 +132,8 @@ struct col_spec {
     const struct column *col;
     enum col_form form;
     struct dist size;           /* F_SET, F_MAP_GEN. */
+    bool row_window;            /* F_SET of max 1: present iff the row's */
+    double row_lo, row_hi;      /* uniform draw is in [lo, hi). */
     struct atom_spec elem;      /* Set element, scalar, or generated key. */
     struct atom_spec value;     /* F_MAP_GEN value. */
     struct map_entry *entries;  /* F_MAP_KEYS. */
@@ -152,6 +158,10 @@ struct table_spec {
     double rows;                /* Rows at scale 1, unless from children. */
     bool fixed;                 /* Not scaled. */
     bool children;              /* Rows come from segments. */
+    int group_parent;           /* "per TABLE DIST": -1 or parent table, */
+    struct dist group_size;     /* rows per parent row, and where each */
+    uint64_t *group_start;      /* parent's group starts (n parents + 1). */
+    uint64_t n_group_parents;
     uint64_t n_rows;            /* Resolved for the chosen scale. */
     struct col_spec *cols;
     size_t n_cols;
@@ -193,6 +203,10 @@ bool profile_resolve(struct profile *, double scale, uint64_t seed,
                      char **errorp);
 
 int64_t dist_sample(const struct dist *, struct rng *);
+/* The group-parent row that owns row 'row' of a grouped table. */
+uint64_t table_group_owner(const struct table_spec *, uint64_t row);
+/* Uniform in [0, 1), the same for every column of a row. */
+double row_uniform(uint64_t seed, const struct table_spec *, uint64_t row);
 int64_t dist_max(const struct dist *);
 
 #endif /* DATASETS_PROFILE_H */
