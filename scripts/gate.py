@@ -45,15 +45,22 @@ DATASETS = [  # (name, kind, scale, form)
     ("nb-log", "nb", 0.001, "log"),
     ("sb", "sb", 0.0005, "snapshot"),
 ]
-# (dataset, workload, extra options, measured under valgrind too)
+# (label, dataset, workload, extra options, measured under valgrind too)
 WORKLOADS = [
-    ("nb", "load", [], True),
-    ("sb", "load", [], True),
-    ("nb", "dump", [], True),
-    ("nb-log", "compact", [], True),
-    ("sb", "monitor", ["--clients", "2", "--batches", "2", "--mode", "tree"], False),
-    ("nb", "txn", ["--clients", "2", "--txns", "20"], False),
-    ("sb", "raft", ["--entries", "20", "--followers", "2"], False),
+    ("load", "nb", "load", [], True),
+    ("load", "sb", "load", [], True),
+    ("dump", "nb", "dump", [], True),
+    ("compact", "nb-log", "compact", [], True),
+    ("monitor-tree", "nb", "monitor", ["--table", "Logical_Switch_Port", "--clients", "2",
+                                       "--batches", "2", "--mode", "tree"], False),
+    ("monitor-direct", "nb", "monitor", ["--table", "Logical_Switch_Port", "--clients", "2",
+                                         "--batches", "2", "--mode", "direct"], False),
+    ("monitor-cache", "sb", "monitor", ["--clients", "2", "--batches", "2", "--mode", "cache"],
+     False),
+    ("txn", "nb", "txn", ["--clients", "2", "--txns", "50"], False),
+    ("raft-tree", "nb", "raft", ["--entries", "20", "--followers", "2", "--mode", "tree"], False),
+    ("raft-serialized", "nb", "raft", ["--entries", "20", "--followers", "2",
+                                       "--mode", "serialized"], False),
 ]
 # A few micro-benchmarks on small documents: allocations of one operation.
 MICRO_FILTER = "^(parse|serialize|clone|deep_clone|destroy)/(nb_rows|sb_flows)/small$"
@@ -183,10 +190,10 @@ def measure(args):
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix="jsonbench-gate-") as tmp:
         for impl, exe in harness.items():
-            for ds, wl, opts, under_vg in WORKLOADS:
+            for label, ds, wl, opts, under_vg in WORKLOADS:
                 if ds not in data:
                     continue
-                where = "%s/%s/%s" % (impl, ds, wl)
+                where = "%s/%s/%s" % (impl, ds, label)
                 res, err = run_harness(exe, wl, opts, data[ds], tmp)
                 if res is None:
                     unavailable.append("%s: %s" % (where, err.splitlines()[-1] if err else "?"))
@@ -216,10 +223,10 @@ def measure(args):
             use_valgrind = False
         if use_valgrind:
             for impl, exe in harness.items():
-                for ds, wl, opts, under_vg in WORKLOADS:
+                for label, ds, wl, opts, under_vg in WORKLOADS:
                     if not under_vg or ds not in data:
                         continue
-                    where = "%s/%s/%s" % (impl, ds, wl)
+                    where = "%s/%s/%s" % (impl, ds, label)
                     ir, err = run_harness(exe, wl, opts, data[ds], tmp, valgrind=True)
                     if ir is None:
                         unavailable.append("%s (valgrind): %s" % (where, err))

@@ -119,10 +119,13 @@ def dataset_path(kind, scale, form, seed):
 
 def ensure_dataset(args, kind, scale, form):
     path = dataset_path(kind, scale, form, args.seed)
-    if os.path.exists(path):
-        return path
     gen = os.path.join(args.build_dir, "datasets", "ovsdb-gen")
     profile = os.path.join(ROOT, "datasets", "profiles", kind + ".profile")
+    # Reuse a generated file unless the generator or its profile is newer.
+    if os.path.exists(path) and all(
+            not os.path.exists(p) or os.path.getmtime(p) <= os.path.getmtime(path)
+            for p in (gen, profile)):
+        return path
     if not os.access(gen, os.X_OK):
         sys.exit("suite: %s is missing (build the datasets first)" % gen)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -202,15 +205,17 @@ def plan(args, impls, workloads, datasets):
                 continue  # log forms exist for compaction
             if wl != "load" and ds.get("generated") and ds["scale"] != main_scale:
                 continue  # other scales are for the load scaling chart only
-            if wl == "monitor" and ds["kind"] != "sb":
-                continue  # Logical_Flow lives in the Southbound database
+            has_sb = any(d["kind"] == "sb" for d in datasets)
+            if wl == "monitor" and ds["kind"] != ("sb" if has_sb else "nb"):
+                continue  # Logical_Flow lives in SB; without SB, NB's ports
             if wl in ("txn", "raft") and ds["kind"] != "nb" and \
                     any(d["kind"] == "nb" for d in datasets):
                 continue
             variants = [(wl, [], None, None)]
             if wl == "monitor":
-                variants = [("monitor-%s-c%s" % (m, c), ["--mode", m, "--clients", c], int(c), m)
-                            for m in csv(args.modes) for c in csv(args.clients)]
+                table = [] if ds["kind"] == "sb" else ["--table", "Logical_Switch_Port"]
+                variants = [("monitor-%s-c%s" % (m, c), ["--mode", m, "--clients", c] + table,
+                             int(c), m) for m in csv(args.modes) for c in csv(args.clients)]
             elif wl == "raft":
                 variants = [("raft-%s" % m, ["--mode", m], None, m) for m in csv(args.raft_modes)]
             for variant, opts, clients, mode in variants:
@@ -325,8 +330,13 @@ def main(argv):
                 d["form"] = "any"
     else:
         scales = [float(s) for s in csv(args.scale)]
+        kinds = [k for k in ("nb", "sb") if os.path.exists(
+            os.path.join(ROOT, "datasets", "profiles", k + ".profile"))]
+        for k in ("nb", "sb"):
+            if k not in kinds:
+                log("suite: no datasets/profiles/%s.profile: %s datasets skipped" % (k, k.upper()))
         for scale in scales:
-            for kind in ("nb", "sb"):
+            for kind in kinds:
                 for form in ("snapshot", "log"):
                     if form == "log" and ("compact" not in workloads or scale != scales[0]):
                         continue
