@@ -1,0 +1,431 @@
+"""Seed claims: read claims/seeds.json, plan the harness runs that measure
+them, evaluate measured against claimed, and render the report section.
+
+The claims file is data (see claims/README.md).  scripts/reproduce.py runs
+the plan and writes `claims-run.json` into its results folder: a copy of the
+claims it used plus, per run key, the google-benchmark results file (or the
+failure).  The report section (`build`) evaluates from that file, so editing
+an explanation and regenerating the report needs no new measurement.
+
+Only the Python standard library is used here (the report's charts are
+drawn by the generator's own chart helper)."""
+
+import json
+import math
+import os
+import statistics
+
+RUN_FILE = "claims-run.json"
+
+_TIME_UNIT_S = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+VERDICT_WITHIN = "same direction, within tolerance"
+VERDICT_OUTSIDE = "same direction, outside tolerance"
+VERDICT_OPPOSITE = "opposite direction"
+VERDICT_NOISE = "no measurable change"
+VERDICT_DIRECTION = "same direction (no figure claimed)"
+VERDICT_INFO = "information only"
+VERDICT_MISSING = "not measured"
+
+
+# ------------------------------------------------------------------ claims
+
+def load_claims(path):
+    """The claims document, checked enough that a typo fails loudly."""
+    with open(path) as f:
+        try:
+            doc = json.load(f)
+        except ValueError as exc:
+            raise SystemExit("%s: not valid JSON: %s" % (path, exc))
+    ids = set()
+    for i, c in enumerate(doc.get("claims", [])):
+        where = "%s: claims[%d]" % (path, i)
+        for key in ("id", "seed", "experiment", "workload", "before", "after",
+                    "metric", "claimed", "source"):
+            if key not in c:
+                raise SystemExit("%s: missing '%s'" % (where, key))
+        if c["id"] in ids:
+            raise SystemExit("%s: duplicate id %s" % (where, c["id"]))
+        ids.add(c["id"])
+        m = c["metric"]
+        if not (m.get("field") or m.get("derived") or m.get("sum")):
+            raise SystemExit("%s (%s): metric needs field, derived or sum" % (where, c["id"]))
+        if c.get("explain") and c["explain"] not in doc.get("explanations", {}):
+            raise SystemExit("%s (%s): unknown explanation '%s'" % (where, c["id"], c["explain"]))
+        if c.get("dataset") and c["dataset"] not in doc.get("datasets", {}):
+            raise SystemExit("%s (%s): unknown dataset '%s'" % (where, c["id"], c["dataset"]))
+    return doc
+
+
+def claim_scale(claim, scale, caps=True):
+    """The dataset scale a claim runs at: --scale, or the claim's max_scale
+    when that is smaller (workloads whose cost grows with clients x rows)."""
+    if caps and claim.get("max_scale") is not None:
+        return min(scale, float(claim["max_scale"]))
+    return scale
+
+
+def side_run(claim, side, scale=1.0, caps=True):
+    """The harness run that measures one side ('before'/'after') of a claim."""
+    s = claim[side]
+    mode = s.get("mode")
+    args = list(claim.get("args", []))
+    if mode:
+        args = ["--mode", mode] + args
+    return {"impl": s["impl"], "workload": claim["workload"],
+            "dataset": claim.get("dataset"), "form": claim.get("form") or "snapshot",
+            "scale": claim_scale(claim, scale, caps) if claim.get("dataset") else None,
+            "mode": mode, "args": args}
+
+
+def run_key(run):
+    ds = ("%s-s%g-%s" % (run["dataset"], run["scale"], run["form"]) if run["dataset"]
+          else "builtin")
+    return "|".join([run["impl"], run["workload"], ds, " ".join(run["args"])])
+
+
+def group_key(run):
+    """Runs compared with each other: same workload, dataset and options
+    apart from impl and mode; they are interleaved repetition by repetition."""
+    args = list(run["args"])
+    if args[:1] == ["--mode"]:
+        args = args[2:]
+    return (run["workload"], run["dataset"] or "", run["form"], " ".join(args), run["scale"])
+
+
+def plan(doc, only=None, scale=1.0, caps=True):
+    """[(group key, [run, ...])] in claims-file order, each run once, plus
+    {run key: [claim ids]}."""
+    groups, order, users = {}, [], {}
+    for c in doc["claims"]:
+        if only and c["id"] not in only and not any(c["id"].startswith(o) for o in only):
+            continue
+        for side in ("before", "after"):
+            r = side_run(c, side, scale, caps)
+            k = run_key(r)
+            users.setdefault(k, [])
+            if c["id"] not in users[k]:
+                users[k].append(c["id"])
+            g = group_key(r)
+            if g not in groups:
+                groups[g] = []
+                order.append(g)
+            if all(run_key(x) != k for x in groups[g]):
+                groups[g].append(r)
+    return [(g, groups[g]) for g in order], users
+
+
+def variant_name(run):
+    """A short, suite-like variant label: dump, monitor-tree-c10, txn-c50x1000."""
+    a = run["args"]
+
+    def opt(name):
+        return a[a.index(name) + 1] if name in a and a.index(name) + 1 < len(a) else None
+    wl = run["workload"]
+    if wl == "monitor":
+        return "monitor-%s-c%s" % (run["mode"] or "tree", opt("--clients") or "10")
+    if wl == "raft":
+        return "raft-%s" % (run["mode"] or "tree")
+    if wl == "txn":
+        return "txn-c%sx%s" % (opt("--clients") or "5", opt("--txns") or "1000")
+    return wl
+
+
+# ------------------------------------------------------------------ values
+
+def _phase_rows(data, workload, phase):
+    name = "%s/%s" % (workload, phase)
+    return {int(b.get("repetition_index", 0)): b for b in data.get("benchmarks", [])
+            if b.get("run_type", "iteration") == "iteration"
+            and (b.get("run_name") or b.get("name")) == name}
+
+
+def _field(row, field):
+    v = row.get(field)
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return None
+    if field in ("real_time", "cpu_time"):
+        v = v * _TIME_UNIT_S.get(row.get("time_unit", "ns"), 1e-9)
+    return float(v)
+
+
+def _one(data, workload, spec):
+    """{rep: value} of one metric part."""
+    out = {}
+    for rep, row in _phase_rows(data, workload, spec["phase"]).items():
+        d = spec.get("derived")
+        if d == "mean_iteration_ms":
+            t = _field(row, "real_time")
+            n = row.get("iterations") or 0
+            v = t * 1e3 / n if t is not None and n else None
+        elif d == "items_per_cpu_s":
+            t = _field(row, "cpu_time")
+            n = row.get("items")
+            v = n / t if t and n else None
+        elif d:
+            raise ValueError("unknown derived metric %s" % d)
+        else:
+            v = _field(row, spec["field"])
+        if v is not None:
+            out[rep] = v
+    return out
+
+
+def metric_values(data, workload, metric):
+    """Per-repetition values of a claim's metric in one results file."""
+    parts = metric.get("sum") or [metric]
+    per = [_one(data, workload, p) for p in parts]
+    reps = set(per[0])
+    for p in per[1:]:
+        reps &= set(p)
+    return [sum(p[r] for p in per) for r in sorted(reps)]
+
+
+# ------------------------------------------------------------------ verdicts
+
+def _tolerance(doc, claim):
+    tol = dict(doc.get("defaults", {}).get("tolerance", {}))
+    tol.update(claim.get("tolerance", {}))
+    return tol
+
+
+def _noise_pct(tol, kind):
+    n = tol.get("noise_pct", 3.0)
+    return n.get(kind, 3.0) if isinstance(n, dict) else float(n)
+
+
+def _pct(before, after):
+    return (after / before - 1.0) * 100.0 if before else None
+
+
+def evaluate(doc, runs, stats=None, scale=1.0, caps=True):
+    """One row per claim: claimed and measured before/after/change, verdict
+    and (when it differs) why.  'runs' maps run key -> {"data": gbench dict}
+    or {"error": text}; 'stats' maps dataset -> ovsdb-stats dict."""
+    rows = []
+    for c in doc["claims"]:
+        kb = run_key(side_run(c, "before", scale, caps))
+        ka = run_key(side_run(c, "after", scale, caps))
+        if kb not in runs and ka not in runs:
+            continue                 # not part of this run (--only)
+        row = {"id": c["id"], "seed": c["seed"], "experiment": c["experiment"],
+               "dataset": (c.get("dataset") or "built-in").upper() if c.get("dataset") else "built-in",
+               "before_label": c["before"].get("label", c["before"]["impl"]),
+               "after_label": c["after"].get("label", c["after"]["impl"]),
+               "metric": c["metric"]["label"], "unit": c["metric"].get("unit", ""),
+               "claimed_unit": c["claimed"].get("unit", c["metric"].get("unit", "")),
+               "source": c["source"],
+               "scale": claim_scale(c, scale, caps) if c.get("dataset") else None,
+               "capped": bool(c.get("dataset")) and claim_scale(c, scale, caps) < scale}
+        cl = c["claimed"]
+        row["claimed_before"], row["claimed_after"] = cl.get("before"), cl.get("after")
+        row["claimed_change_pct"] = (_pct(cl["before"], cl["after"])
+                                     if cl.get("before") and cl.get("after") is not None else None)
+        claimed_dir = cl.get("direction") or (
+            None if row["claimed_change_pct"] is None else
+            "up" if row["claimed_change_pct"] > 0 else "down")
+        row["claimed_direction"] = claimed_dir
+
+        errors = [runs[k]["error"] for k in (kb, ka) if k in runs and runs[k].get("error")]
+        missing = [k for k in (kb, ka) if k not in runs]
+        vals = {}
+        for side, k in (("before", kb), ("after", ka)):
+            if k in runs and runs[k].get("data"):
+                vals[side] = metric_values(runs[k]["data"], c["workload"], c["metric"])
+        if errors or missing or not vals.get("before") or not vals.get("after"):
+            why = errors[0] if errors else ("run not part of this reproduction" if missing
+                                            else "the results hold no '%s' value"
+                                            % c["metric"]["label"])
+            row.update(verdict=VERDICT_MISSING, why=why.strip().splitlines()[0][:300])
+            rows.append(row)
+            continue
+        b, a = statistics.median(vals["before"]), statistics.median(vals["after"])
+        row.update(measured_before=b, measured_after=a,
+                   before_range=(min(vals["before"]), max(vals["before"])),
+                   after_range=(min(vals["after"]), max(vals["after"])),
+                   repetitions=min(len(vals["before"]), len(vals["after"])))
+        m = _pct(b, a)
+        row["measured_change_pct"] = m
+        tol = _tolerance(doc, c)
+        noise = _noise_pct(tol, c["metric"].get("kind", "time"))
+        row["noise_pct"] = noise
+        expl = doc.get("explanations", {}).get(c.get("explain"), "")
+        if m is None:
+            row.update(verdict=VERDICT_MISSING, why="before is zero: no relative change")
+        elif claimed_dir is None:
+            row.update(verdict=VERDICT_INFO, why="")
+        elif abs(m) < noise:
+            row.update(verdict=VERDICT_NOISE,
+                       why="measured %+.1f%%, inside the %.0f%% noise band for %s; %s"
+                       % (m, noise, c["metric"].get("kind", "time"), expl))
+        elif (m > 0) != (claimed_dir == "up"):
+            row.update(verdict=VERDICT_OPPOSITE, why=expl)
+        elif row["claimed_change_pct"] is None:
+            row.update(verdict=VERDICT_DIRECTION, why="")
+        else:
+            cp = row["claimed_change_pct"]
+            lr_m, lr_c = math.log(a / b), math.log(1 + cp / 100.0)
+            ratio = lr_m / lr_c if lr_c else float("inf")
+            row["size_ratio"] = ratio
+            f = float(tol.get("factor", 3.0))
+            within = (1.0 / f <= ratio <= f) or abs(m - cp) <= float(tol.get("abs_points", 5.0))
+            if within:
+                row.update(verdict=VERDICT_WITHIN, why=expl if c.get("always_explain") else "")
+            else:
+                row.update(verdict=VERDICT_OUTSIDE,
+                           why="the measured effect is %.2gx the claimed one (log ratio); %s"
+                           % (ratio, expl))
+        row["why"] = _with_dataset_fact(row["why"], c, stats)
+        rows.append(row)
+    return rows
+
+
+def _with_dataset_fact(why, claim, stats):
+    """Append what the generated dataset says about inline strings to the
+    seed-4 memory/time explanations: a number, not a guess."""
+    if not why or claim["seed"] != 4 or not stats:
+        return why
+    st = stats.get(claim.get("dataset"))
+    if not st or not st.get("strings"):
+        return why
+    return "%s  (Generated %s: %.0f%% of %s string atoms are <= 23 bytes, mean length %.1f B.)" % (
+        why, claim["dataset"].upper(), 100.0 * st.get("strings_le_23", 0) / st["strings"],
+        "{:,}".format(st["strings"]), st.get("string_bytes", 0) / st["strings"])
+
+
+# ------------------------------------------------------------------ formatting
+
+def fmt(v, unit):
+    if v is None:
+        return "-"
+    if unit == "bytes":
+        for div, suf in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
+            if abs(v) >= div:
+                return "%.3g %s" % (v / div, suf)
+        return "%d B" % v
+    if unit == "s":
+        return "%.3g s" % v if abs(v) >= 1 or v == 0 else "%.3g ms" % (v * 1e3)
+    if unit == "ms":
+        return "%.3g ms" % v
+    if unit == "min":
+        return "%.4g min" % v
+    if unit == "/s":
+        return "%.4g/s" % v
+    return "%.4g %s" % (v, unit)
+
+
+def fmt_pct(p):
+    return "-" if p is None else "%+.1f%%" % p
+
+
+def table_rows(rows):
+    """Rows of the claims table, as strings (report and terminal)."""
+    out = []
+    for r in rows:
+        cu = r["claimed_unit"]
+        if r.get("claimed_before") is not None:
+            claimed = "%s -> %s (%s)" % (fmt(r["claimed_before"], cu), fmt(r["claimed_after"], cu),
+                                         fmt_pct(r["claimed_change_pct"]))
+        elif r.get("claimed_direction"):
+            claimed = "rose" if r["claimed_direction"] == "up" else "fell"
+        else:
+            claimed = "(no figure)"
+        if r.get("measured_before") is not None:
+            u = r["unit"]
+            measured = "%s -> %s (%s)" % (fmt(r["measured_before"], u), fmt(r["measured_after"], u),
+                                          fmt_pct(r["measured_change_pct"]))
+        else:
+            measured = "-"
+        where = r["dataset"] + (" at scale %g" % r["scale"] if r.get("capped") else "")
+        out.append([str(r["seed"]), r["id"], "%s [%s: %s -> %s; %s]" % (
+            r["experiment"], where, r["before_label"], r["after_label"], r["metric"]),
+            claimed, measured, r["verdict"], r.get("why", "")])
+    return out
+
+
+HEADERS = ["seed", "claim", "experiment", "claimed before -> after (change)",
+           "measured before -> after (change)", "verdict", "why it differs"]
+
+
+def summary_counts(rows):
+    counts = {}
+    for r in rows:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    return counts
+
+
+def load_run(results_dir):
+    """(claims doc, runs {key: {"data"|"error"}}, meta) from a reproduce
+    results folder, or None when it is not one."""
+    path = os.path.join(results_dir, RUN_FILE)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        meta = json.load(f)
+    runs = {}
+    for k, info in meta.get("runs", {}).items():
+        if info.get("file"):
+            p = os.path.join(results_dir, info["file"])
+            try:
+                with open(p) as f:
+                    runs[k] = {"data": json.load(f)}
+            except (OSError, ValueError) as exc:
+                runs[k] = {"error": "cannot read %s: %s" % (info["file"], exc)}
+        else:
+            runs[k] = {"error": info.get("error", "failed")}
+    return meta["claims"], runs, meta
+
+
+# ------------------------------------------------------------------ report
+
+def build(ctx):
+    """The report section: claims table, datasets and how to read it."""
+    from .document import Section, Table
+
+    loaded = load_run(ctx.results.root) if os.path.isdir(ctx.results.root) else None
+    if not loaded:
+        return None
+    doc, runs, meta = loaded
+    rows = evaluate(doc, runs, meta.get("dataset_stats"), meta.get("scale", 1.0),
+                    meta.get("caps", True))
+    s = Section("Seed claims: claimed vs measured", "claims")
+    s.para("Produced by `scripts/reproduce.sh %s` at dataset scale %s (1 = the seeds' "
+           "database sizes), %s repetitions per run (each a separate process; "
+           "before and after interleaved), values are medians.  The claims, their "
+           "sources and tolerances are data in `claims/seeds.json`; "
+           "`claims/README.md` explains the tolerance."
+           % (meta.get("command_args", ""), meta.get("scale"), meta.get("repetitions")))
+    counts = summary_counts(rows)
+    s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
+    s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
+    tol = doc.get("defaults", {}).get("tolerance", {})
+    if tol.get("why"):
+        s.para("**Tolerance.** " + tol["why"] + "  Noise band (a smaller measured change "
+               "counts as no change): " + ", ".join(
+                   "%s %.0f%%" % kv for kv in sorted(tol.get("noise_pct", {}).items())) + ".")
+    st = meta.get("dataset_stats") or {}
+    if st:
+        drows = []
+        for name, d in sorted(st.items()):
+            strings = d.get("strings") or 0
+            drows.append([name.upper(), d.get("file", ""), "%.1f MB" % (d.get("bytes", 0) / 1e6),
+                          "{:,}".format(d.get("rows_total", 0)),
+                          "{:,}".format(d.get("atoms_total", 0)),
+                          "{:,}".format(strings),
+                          "%.0f%%" % (100.0 * d.get("strings_le_23", 0) / strings) if strings else "-",
+                          "%.1f B" % (d.get("string_bytes", 0) / strings) if strings else "-",
+                          (doc.get("datasets", {}).get(name, {}).get("seed_size", ""))])
+        s.add(Table(["dataset", "file", "size", "rows", "atoms", "string atoms",
+                     "strings <= 23 B", "mean string", "seed's database"], drows,
+                    caption="Generated datasets measured (ovsdb-stats)",
+                    align=["l", "l", "r", "r", "r", "r", "r", "r", "l"]))
+    timing = meta.get("run_seconds") or {}
+    if timing:
+        trows = [[k, "%.1f s" % v] for k, v in timing.items()]
+        s.add(Table(["run group", "wall time"], trows,
+                    caption="Time per run group (all repetitions, before and after)",
+                    align=["l", "r"]))
+    if meta.get("duration_s"):
+        s.para("Whole reproduction: %.0f s (%.1f min), including dataset generation %.0f s."
+               % (meta["duration_s"], meta["duration_s"] / 60, meta.get("generate_s", 0)))
+    return s

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Reproduce the seeds' published figures (claims/seeds.json): build if
+# needed, generate the datasets at --scale, run each claim's before and
+# after with the harness, and render claimed vs measured into
+# results/reproduce-<UTC stamp>-<commit>/report.{md,html}.
+#
+# usage: scripts/reproduce.sh [--scale S] [--repetitions N] [--out DIR]
+#                             [--only ID,...] [--self-test] [--help]
+# Example: scripts/reproduce.sh --scale 1          # the seeds' database sizes
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+case " $* " in
+  *" --help "*|*" -h "*) exec /usr/bin/python3 scripts/reproduce.py --help ;;
+  *" --dry-run "*) exec /usr/bin/python3 scripts/reproduce.py "$@" ;;
+esac
+
+scripts/deps.sh
+# Debian's python3 has matplotlib (the report's charts); a python3 earlier
+# on PATH (pyenv, venv) may not.
+exec /usr/bin/python3 scripts/reproduce.py "$@"
