@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -116,7 +117,8 @@ static void
 write_report(const char *file_name, const struct gen *g,
              const uint64_t *initial_atoms, uint64_t initial_total,
              const uint64_t *initial_by_type, const char *form, double scale,
-             uint64_t seed, uint64_t txns, uint64_t bytes, double seconds)
+             uint64_t seed, uint64_t txns, uint64_t bytes, double seconds,
+             double cpu_seconds)
 {
     const struct schema *s = g->s;
     struct ds d = DS_EMPTY_INITIALIZER;
@@ -129,9 +131,11 @@ write_report(const char *file_name, const struct gen *g,
     ds_put_format(&d, ",\n  \"form\": \"%s\",\n  \"scale\": %.15g,\n"
                   "  \"seed\": %"PRIu64",\n  \"transactions\": %"PRIu64",\n"
                   "  \"records\": %"PRIu64",\n  \"bytes\": %"PRIu64",\n"
-                  "  \"seconds\": %.3f,\n  \"mb_per_s\": %.1f,\n",
+                  "  \"seconds\": %.3f,\n  \"mb_per_s\": %.1f,\n"
+                  "  \"cpu_seconds\": %.3f,\n  \"mb_per_cpu_s\": %.1f,\n",
                   form, scale, seed, txns, g->o->n_records, bytes, seconds,
-                  seconds > 0 ? bytes / 1e6 / seconds : 0.0);
+                  seconds > 0 ? bytes / 1e6 / seconds : 0.0, cpu_seconds,
+                  cpu_seconds > 0 ? bytes / 1e6 / cpu_seconds : 0.0);
     ds_put_format(&d, "  \"log_inserts\": %"PRIu64", \"log_deletes\": "
                   "%"PRIu64", \"log_modifies\": %"PRIu64",\n",
                   g->n_log_inserts, g->n_log_deletes, g->n_log_modifies);
@@ -349,11 +353,16 @@ main(int argc, char *argv[])
     tmp_name = NULL;
     double seconds = gen_now() - g.start_time;
     uint64_t bytes = out.file_bytes;
+    /* CPU time as well: on a shared machine wall time includes waiting. */
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6
+                         + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 
     if (report) {
         write_report(report, &g, initial_atoms, initial_total,
                      initial_by_type, form, scale, seed,
-                     log_form ? txns : 0, bytes, seconds);
+                     log_form ? txns : 0, bytes, seconds, cpu_seconds);
     }
     if (!quiet) {
         uint64_t rows = 0;
@@ -362,9 +371,11 @@ main(int argc, char *argv[])
         }
         fprintf(stderr, "ovsdb-gen: wrote %s: %s form, %"PRIu64" records, "
                 "%"PRIu64" bytes, %"PRIu64" rows, %"PRIu64" atoms%s, "
-                "%.2f s, %.1f MB/s\n", output, form, out.n_records, bytes,
-                rows, initial_total, log_form ? " (initial)" : "", seconds,
-                seconds > 0 ? bytes / 1e6 / seconds : 0.0);
+                "%.2f s (%.1f MB/s), %.2f CPU s (%.1f MB/CPU s)\n", output,
+                form, out.n_records, bytes, rows, initial_total,
+                log_form ? " (initial)" : "", seconds,
+                seconds > 0 ? bytes / 1e6 / seconds : 0.0, cpu_seconds,
+                cpu_seconds > 0 ? bytes / 1e6 / cpu_seconds : 0.0);
     }
     free(initial_atoms);
     gen_destroy(&g);
