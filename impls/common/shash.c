@@ -19,6 +19,14 @@ shash_init(struct shash *sh)
     sh->n = 0;
 }
 
+void
+shash_moved(struct shash *sh)
+{
+    if (sh->mask == 0) {
+        sh->buckets = &sh->one;
+    }
+}
+
 static void
 free_buckets(struct shash *sh)
 {

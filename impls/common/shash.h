@@ -27,6 +27,10 @@ struct shash {
 #define SHASH_INITIALIZER(SHASH) { &(SHASH)->one, 0, 0, NULL }
 
 void shash_init(struct shash *);
+/* An empty or one-bucket shash points into itself ('one'): after moving a
+ * struct shash to another address (memcpy, realloc of an array of them),
+ * call shash_moved() on the new copy before using it. */
+void shash_moved(struct shash *);
 void shash_destroy(struct shash *);             /* Frees nodes and names. */
 void shash_destroy_free_data(struct shash *);   /* Also free()s each data. */
 void shash_clear(struct shash *);

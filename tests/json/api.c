@@ -755,6 +755,17 @@ test_objects(void)
     CHECK_EQ(n, 999);
     shash_destroy(&sh);
     CHECK(shash_is_empty(&sh));
+
+    /* A one-bucket shash survives a move with shash_moved(). */
+    struct shash *small = xmalloc(sizeof *small);
+    shash_init(small);
+    shash_add(small, "only", (void *) 1);
+    struct shash *moved = xmemdup(small, sizeof *small);
+    xfree(small);
+    shash_moved(moved);
+    CHECK(shash_find_data(moved, "only") == (void *) 1);
+    shash_destroy(moved);
+    xfree(moved);
 }
 
 static void
