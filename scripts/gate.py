@@ -19,8 +19,6 @@ not comparable instead of as regressions.  Produce the baseline with the
 release build in build/ that scripts/test.sh makes (what CI runs)."""
 
 import argparse
-import glob
-import json
 import os
 import shutil
 import statistics

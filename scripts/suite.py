@@ -13,7 +13,6 @@ import argparse
 import datetime
 import glob
 import hashlib
-import json
 import os
 import shlex
 import shutil
@@ -177,7 +176,8 @@ def sha256_of(path):
 # ---------------------------------------------------------------- plan
 
 class Job:
-    def __init__(self, impl, workload, variant, ds, opts, clients=None, mode=None):
+    def __init__(self, impl, workload, variant, ds, opts, clients=None, mode=None, meta=None):
+        self.meta = meta or {}    # extra keys for index.json (e.g. a claim id)
         self.impl = impl
         self.workload = workload
         self.variant = variant
@@ -299,6 +299,59 @@ def run_micro(args, impls, out_dir):
     return entries
 
 
+def run_jobs(args, jobs, out_dir, t_start):
+    """Runs every job (probe + hyperfine + merge), printing progress; keeps
+    index.json current after each job.  Returns (index entries, failures).
+    Other runners (e.g. a claims runner) build their own Job list and call
+    this with args from parse_args()."""
+    index, failures = [], []
+    rates = {}                      # workload -> seconds per dataset byte per run
+
+    def estimate(rest):
+        total = 0.0
+        fallback = statistics.mean(rates.values()) if rates else None
+        for j in rest:
+            rate = rates.get(j.variant) or rates.get(j.workload) or fallback
+            if rate is None:
+                return None
+            total += rate * os.path.getsize(j.ds["path"]) * (args.repetitions + 1)
+        return total
+
+    with tempfile.TemporaryDirectory(prefix="jsonbench-suite-") as tmp:
+        for i, job in enumerate(jobs):
+            left = estimate(jobs[i:])
+            log("[%*d/%d] %s elapsed, %s left: %-10s %-20s %s" % (
+                len(str(len(jobs))), i + 1, len(jobs), fmt_dur(time.time() - t_start),
+                "~" + fmt_dur(left) if left is not None else "?",
+                job.impl, job.variant, job.ds["label"]))
+            t0 = time.time()
+            try:
+                path, merged = run_job(args, job, out_dir, tmp)
+            except (RuntimeError, OSError, ValueError) as exc:
+                log("    FAILED: %s" % exc)
+                failures.append({"job": job.name, "error": str(exc)[:2000]})
+                continue
+            dt = time.time() - t0
+            per = dt / (args.repetitions + 1) / max(os.path.getsize(job.ds["path"]), 1)
+            rates[job.variant] = per
+            rates.setdefault(job.workload, per)
+            proc = [b["real_time"] for b in merged["benchmarks"]
+                    if b.get("run_type") == "iteration" and b["name"].endswith("/process")]
+            log("    done in %.1f s%s" % (dt, "; process median %.3f s" % (
+                statistics.median(proc) / 1e3) if proc else ""))
+            index.append({"file": os.path.relpath(path, out_dir), "impl": job.impl,
+                          "workload": job.workload, "variant": job.variant,
+                          "dataset": job.ds["label"], "kind": job.ds["kind"].upper(),
+                          "scale": job.ds["scale"], "form": job.ds["form"],
+                          "clients": job.clients, "mode": job.mode,
+                          "params": " ".join(job.opts), "allocator": args.allocator,
+                          "hyperfine": "hyperfine/%s.json" % job.name, "source": "harness",
+                          **job.meta})
+            gbench.write_atomic(os.path.join(out_dir, "index.json"),
+                                {"entries": index, "failures": failures})
+    return index, failures
+
+
 def main(argv):
     args = parse_args(argv)
     t_start = time.time()
@@ -372,55 +425,10 @@ def main(argv):
         % (len(jobs), ", ".join(w for w in workloads if w != "micro"), len(impls),
            args.repetitions, os.path.relpath(out_dir, ROOT)))
 
-    index, failures = [], []
-    rates = {}                      # workload -> seconds per dataset byte per run
-    t_jobs = time.time()
-
-    def estimate(rest):
-        total = 0.0
-        fallback = statistics.mean(rates.values()) if rates else None
-        for j in rest:
-            rate = rates.get(j.variant) or rates.get(j.workload) or fallback
-            if rate is None:
-                return None
-            total += rate * os.path.getsize(j.ds["path"]) * (args.repetitions + 1)
-        return total
-
-    with tempfile.TemporaryDirectory(prefix="jsonbench-suite-") as tmp:
-        for i, job in enumerate(jobs):
-            left = estimate(jobs[i:])
-            log("[%*d/%d] %s elapsed, %s left: %-10s %-20s %s" % (
-                len(str(len(jobs))), i + 1, len(jobs), fmt_dur(time.time() - t_start),
-                "~" + fmt_dur(left) if left is not None else "?",
-                job.impl, job.variant, job.ds["label"]))
-            t0 = time.time()
-            try:
-                path, merged = run_job(args, job, out_dir, tmp)
-            except (RuntimeError, OSError, ValueError) as exc:
-                log("    FAILED: %s" % exc)
-                failures.append({"job": job.name, "error": str(exc)[:2000]})
-                continue
-            dt = time.time() - t0
-            per = dt / (args.repetitions + 1) / max(os.path.getsize(job.ds["path"]), 1)
-            rates[job.variant] = per
-            rates.setdefault(job.workload, per)
-            proc = [b["real_time"] for b in merged["benchmarks"]
-                    if b.get("run_type") == "iteration" and b["name"].endswith("/process")]
-            log("    done in %.1f s%s" % (dt, "; process median %.3f s" % (
-                statistics.median(proc) / 1e3) if proc else ""))
-            index.append({"file": os.path.relpath(path, out_dir), "impl": job.impl,
-                          "workload": job.workload, "variant": job.variant,
-                          "dataset": job.ds["label"], "kind": job.ds["kind"].upper(),
-                          "scale": job.ds["scale"], "form": job.ds["form"],
-                          "clients": job.clients, "mode": job.mode,
-                          "params": " ".join(job.opts), "allocator": args.allocator,
-                          "hyperfine": "hyperfine/%s.json" % job.name, "source": "harness"})
-            gbench.write_atomic(os.path.join(out_dir, "index.json"),
-                                {"entries": index, "failures": failures})
-        if "micro" in workloads:
-            index += run_micro(args, impls, out_dir)
+    index, failures = run_jobs(args, jobs, out_dir, t_start)
+    if "micro" in workloads:
+        index += run_micro(args, impls, out_dir)
     env["duration_s"] = time.time() - t_start
-    env["jobs_s"] = time.time() - t_jobs
     gbench.write_atomic(os.path.join(out_dir, "index.json"), {"entries": index, "failures": failures})
     gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
     log("suite: %d jobs ran, %d failed, in %s; results in %s"
