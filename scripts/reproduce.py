@@ -207,6 +207,11 @@ def estimate(rest, seconds):
         elif run["workload"] in by_workload:
             w = by_workload[run["workload"]]
             total += sum(w) / len(w) * (run["scale"] or 1.0)
+        elif by_workload:
+            # Nothing of this workload yet: any workload's cost per scale
+            # unit (rough; monitor runs cost more than that).
+            w = [x for v in by_workload.values() for x in v]
+            total += sum(w) / len(w) * (run["scale"] or 1.0)
         else:
             return None
     return total

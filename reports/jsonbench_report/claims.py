@@ -256,7 +256,7 @@ def evaluate(doc, runs, stats=None, scale=1.0, caps=True):
             row.update(verdict=VERDICT_INFO, why="")
         elif abs(m) < noise:
             row.update(verdict=VERDICT_NOISE,
-                       why="measured %+.1f%%, inside the %.0f%% noise band for %s; %s"
+                       why="Measured %+.1f%%, inside the %.0f%% noise band for %s.  %s"
                        % (m, noise, c["metric"].get("kind", "time"), expl))
         elif (m > 0) != (claimed_dir == "up"):
             row.update(verdict=VERDICT_OPPOSITE, why=expl)
@@ -273,7 +273,7 @@ def evaluate(doc, runs, stats=None, scale=1.0, caps=True):
                 row.update(verdict=VERDICT_WITHIN, why=expl if c.get("always_explain") else "")
             else:
                 row.update(verdict=VERDICT_OUTSIDE,
-                           why="the measured effect is %.2gx the claimed one (log ratio); %s"
+                           why="The measured effect is %.2gx the claimed one (log ratio).  %s"
                            % (ratio, expl))
         row["why"] = _with_dataset_fact(row["why"], c, stats)
         rows.append(row)
@@ -380,7 +380,7 @@ def load_run(results_dir):
 
 def build(ctx):
     """The report section: claims table, datasets and how to read it."""
-    from .document import Section, Table
+    from .document import Figure, Section, Table
 
     loaded = load_run(ctx.results.root) if os.path.isdir(ctx.results.root) else None
     if not loaded:
@@ -398,6 +398,11 @@ def build(ctx):
     counts = summary_counts(rows)
     s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
     s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
+    fig_path = _change_chart(ctx, rows)
+    if fig_path:
+        s.add(Figure(fig_path, "Claimed vs measured relative change per claim (after vs "
+                     "before; negative = smaller/faster).  Claims without a figure and "
+                     "unmeasured ones are left out."))
     tol = doc.get("defaults", {}).get("tolerance", {})
     if tol.get("why"):
         s.para("**Tolerance.** " + tol["why"] + "  Noise band (a smaller measured change "
@@ -429,3 +434,33 @@ def build(ctx):
         s.para("Whole reproduction: %.0f s (%.1f min), including dataset generation %.0f s."
                % (meta["duration_s"], meta["duration_s"] / 60, meta.get("generate_s", 0)))
     return s
+
+
+def _change_chart(ctx, rows):
+    """Horizontal bars: claimed and measured change (%) side by side."""
+    pts = [r for r in rows if r.get("claimed_change_pct") is not None
+           and r.get("measured_change_pct") is not None]
+    if not pts:
+        return None
+    from .charts import figure
+    fig, axes = figure(width=9.0, height=0.32 * len(pts) + 1.9)
+    ax = axes[0]
+    ys = list(range(len(pts)))[::-1]
+    h = 0.38
+    ax.barh([y + h / 2 for y in ys], [r["claimed_change_pct"] for r in pts], h,
+            label="claimed", color="#8c8c8c")
+    colors = {VERDICT_WITHIN: "#55a868", VERDICT_OUTSIDE: "#dd8452",
+              VERDICT_OPPOSITE: "#c44e52", VERDICT_NOISE: "#ccb974"}
+    ax.barh([y - h / 2 for y in ys], [max(min(r["measured_change_pct"], 300), -100) for r in pts],
+            h, color=[colors.get(r["verdict"], "#4c72b0") for r in pts],
+            label="measured (green: within tolerance, orange: outside, red: opposite, "
+                  "yellow: no change)")
+    ax.set_yticks(ys)
+    ax.set_yticklabels([r["id"] for r in pts], fontsize=8)
+    ax.axvline(0, color="#333", linewidth=0.8)
+    ax.set_xlabel("change after vs before (%)")
+    ax.set_title("Seed claims: claimed vs measured change", fontsize=11)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.9 / fig.get_figheight()),
+              ncol=2, frameon=False)
+    return ctx.charts.save(fig, "claims-change")
