@@ -58,6 +58,12 @@ def parse_args(argv):
     ap.add_argument("--no-caps", action="store_true",
                     help="ignore the claims' max_scale (monitor claims cap the scale: their "
                          "tree path costs clients x rows; see claims/README.md)")
+    ap.add_argument("--publish", metavar="DIR",
+                    help="also copy report.md and its charts (no HTML, no raw results) to DIR, "
+                         "e.g. reports/reference")
+    ap.add_argument("--from-results", metavar="RESULTS",
+                    help="measure nothing: re-render (and --publish) an earlier "
+                         "results/reproduce-* folder")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     ap.add_argument("--self-test", action="store_true",
                     help="check the verdict logic on synthetic numbers, then run every claim "
@@ -236,6 +242,9 @@ def main(argv):
     args = parse_args(argv)
     if args.self_test:
         return self_test(args)
+    if args.from_results:
+        render(args, os.path.abspath(args.from_results))
+        return 0
     t_start = time.time()
     doc = C.load_claims(args.claims)
     only = [x.strip() for x in args.only.split(",")] if args.only else None
@@ -373,12 +382,40 @@ def main(argv):
         len(rows), ", ".join("%s %d" % kv for kv in sorted(C.summary_counts(rows).items())),
         len(errors), fmt_dur(duration), os.path.relpath(out_dir, ROOT)))
     if not args.no_report:
-        from jsonbench_report import generate
-        html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g"
-                        % args.scale)
-        log("reproduce: report %s" % os.path.relpath(html, ROOT))
-        log("reproduce: report %s" % os.path.relpath(os.path.join(out_dir, "report.md"), ROOT))
+        render(args, out_dir)
     return 1 if errors else 0
+
+
+def render(args, out_dir):
+    """report.md + report.html in out_dir; with --publish, report.md and the
+    charts it links copied to that folder (old charts there removed)."""
+    from jsonbench_report import generate
+    loaded = C.load_run(out_dir)
+    if not loaded:
+        sys.exit("reproduce: %s has no %s" % (out_dir, C.RUN_FILE))
+    scale = loaded[2].get("scale")
+    html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale)
+    md = os.path.join(out_dir, "report.md")
+    log("reproduce: report %s" % os.path.relpath(html, ROOT))
+    log("reproduce: report %s" % os.path.relpath(md, ROOT))
+    if not args.publish:
+        return
+    dest = os.path.abspath(args.publish)
+    os.makedirs(os.path.join(dest, "charts"), exist_ok=True)
+    for old in glob.glob(os.path.join(dest, "charts", "*.png")):
+        os.unlink(old)
+    with open(md) as f:
+        text = f.read()
+    for png in sorted(glob.glob(os.path.join(out_dir, "charts", "*.png"))):
+        if "charts/" + os.path.basename(png) in text:
+            shutil.copy(png, os.path.join(dest, "charts"))
+    # The results folder is not published: say where the numbers came from.
+    text = text.replace(out_dir, "results/" + os.path.basename(out_dir) + " (not in git)")
+    tmp = os.path.join(dest, "report.md.tmp")
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, os.path.join(dest, "report.md"))
+    log("reproduce: published %s" % os.path.relpath(os.path.join(dest, "report.md"), ROOT))
 
 
 def print_table(rows):
