@@ -256,8 +256,10 @@ apply_table_update(struct table *t, const struct json *rows, bool is_diff)
         } else if (row) {
             error = row_set_from_json(row, t->schema, rj, is_diff);
         } else {
+            /* A new row is written whole, never as a diff against the
+             * defaults. */
             row = row_create(t->schema, &uuid);
-            error = row_set_from_json(row, t->schema, rj, is_diff);
+            error = row_set_from_json(row, t->schema, rj, false);
             if (error) {
                 row_destroy(row, t->schema);
             } else {

@@ -1,0 +1,95 @@
+"""Helpers shared by the harness tests: running jsonbench, reading its
+results, and asking the real ovsdb-tool what a database holds."""
+import json
+import subprocess
+import sys
+
+WORKLOAD_RUNS = [
+    # (name, workload, extra arguments); every one runs on NB and SB.
+    ('load', 'load', []),
+    ('dump', 'dump', ['--iterations', '2']),
+    ('compact', 'compact', []),
+    ('monitor-tree', 'monitor', ['--mode', 'tree', '--clients', '3',
+                                 '--batches', '2', '--batch-rows', '3']),
+    ('monitor-cache', 'monitor', ['--mode', 'cache', '--clients', '3',
+                                  '--batches', '2', '--batch-rows', '3']),
+    ('monitor-direct', 'monitor', ['--mode', 'direct', '--clients', '3',
+                                   '--batches', '2', '--batch-rows', '3']),
+    ('txn', 'txn', ['--clients', '3', '--txns', '20']),
+    ('raft-tree', 'raft', ['--mode', 'tree', '--entries', '4',
+                           '--followers', '2']),
+    ('raft-serialized', 'raft', ['--mode', 'serialized', '--entries', '4',
+                                 '--followers', '2']),
+]
+
+# A table to monitor in each fixture (NB has no Logical_Flow).
+MONITOR_TABLE = {'nb': ['--table', 'Logical_Switch_Port'], 'sb': []}
+
+
+def fail(msg):
+    print('FAIL: ' + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def run(args, expect_rc=0):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if expect_rc is not None and p.returncode != expect_rc:
+        fail('%s: exit %d (wanted %d)\nstdout: %s\nstderr: %s'
+             % (' '.join(args), p.returncode, expect_rc, p.stdout, p.stderr))
+    return p
+
+
+def load_results(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def bench(results, name, agg=None):
+    """The first iteration run named 'name' (or its aggregate 'agg')."""
+    for b in results['benchmarks']:
+        if agg is None and b['name'] == name and b['run_type'] == 'iteration':
+            return b
+        if agg is not None and b['name'] == name + '_' + agg:
+            return b
+    fail('no benchmark %s%s in results' % (name, '_' + agg if agg else ''))
+
+
+def db_name(db):
+    return run(['ovsdb-tool', 'db-name', db]).stdout.strip()
+
+
+def schema_tables(db):
+    """The schema's table names, from the file's first record."""
+    with open(db, 'rb') as f:
+        f.readline()
+        record = json.loads(f.readline())
+    return sorted(record['tables'])
+
+
+def normalize(value):
+    """Sets and maps in a canonical order, so that two renderings of the
+    same datum compare equal."""
+    if isinstance(value, list) and len(value) == 2 and value[0] == 'set':
+        return ['set', sorted((normalize(v) for v in value[1]),
+                              key=json.dumps)]
+    if isinstance(value, list) and len(value) == 2 and value[0] == 'map':
+        return ['map', sorted(([normalize(k), normalize(v)]
+                               for k, v in value[1]), key=json.dumps)]
+    return value
+
+
+def rows_by_uuid(rows):
+    out = {}
+    for r in rows:
+        r = {k: normalize(v) for k, v in r.items() if k != '_version'}
+        out[r['_uuid'][1]] = r
+    return out
+
+
+def query_all(db, tables):
+    """{table: {uuid: row}} of every row, as the real ovsdb-tool sees it."""
+    name = db_name(db)
+    ops = [{'op': 'select', 'table': t, 'where': []} for t in tables]
+    result = json.loads(run(['ovsdb-tool', 'query', db,
+                             json.dumps([name] + ops)]).stdout)
+    return {t: rows_by_uuid(r['rows']) for t, r in zip(tables, result)}

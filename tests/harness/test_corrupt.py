@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Bad input gets a clear error: for each kind of damage, jsonbench exits
+with status 1, names the file, the record and its byte offset (and what is
+wrong), and leaves no output file, not even a temporary one.
+
+usage: test_corrupt.py EXE DB   (DB: a valid log-form file, >= 3 records)
+"""
+import hashlib
+import json
+import os
+import sys
+import tempfile
+
+from harnesslib import fail, run
+
+
+def records(data):
+    """[(header offset, header line, data offset, data bytes)]."""
+    out = []
+    pos = 0
+    while pos < len(data):
+        nl = data.index(b'\n', pos)
+        header = data[pos:nl]
+        length = int(header.split()[2])
+        out.append((pos, header, nl + 1, data[nl + 1:nl + 1 + length]))
+        pos = nl + 1 + length
+    return out
+
+
+def record_bytes(payload):
+    return (b'OVSDB JSON %d %s\n' % (len(payload),
+                                     hashlib.sha1(payload).hexdigest()
+                                     .encode()) + payload)
+
+
+def rebuild(recs, index, payload=None, header=None):
+    """The file with record 'index' replaced."""
+    out = b''
+    for i, (_, h, _, d) in enumerate(recs):
+        if i != index:
+            out += h + b'\n' + d
+        elif header is not None:
+            out += header + b'\n' + (payload if payload is not None else d)
+        else:
+            out += record_bytes(payload)
+    return out
+
+
+def wrong_type(payload):
+    """'payload' with the first integer column value turned into a
+    string."""
+    txn = json.loads(payload)
+    for rows in txn.values():
+        for row in (rows.values() if isinstance(rows, dict) else []):
+            for col, val in (row or {}).items():
+                if isinstance(val, int) and not isinstance(val, bool):
+                    row[col] = 'not an integer'
+                    return json.dumps(txn).encode() + b'\n'
+    fail('no integer column in record 1')
+
+
+def main():
+    exe, db = sys.argv[1:3]
+    with open(db, 'rb') as f:
+        data = f.read()
+    recs = records(data)
+    if len(recs) < 3:
+        fail('%s: need at least 3 records' % db)
+    last = len(recs) - 1
+    h1_off, h1, d1_off, d1 = recs[1]
+    length1 = len(d1)
+    sha1 = h1.split()[3]
+
+    flipped = bytearray(d1)
+    i = flipped.index(b'"', 10) + 1     # Inside some string.
+    flipped[i] = ord('Q') if flipped[i] != ord('Q') else ord('R')
+
+    cases = [
+        # (name, file bytes or None for a missing file, record, offset,
+        #  words the message must contain)
+        ('missing', None, None, None, ['cannot open']),
+        ('truncated', data[:recs[last][2] + len(recs[last][3]) // 2], last,
+         recs[last][0], ['truncated record']),
+        ('truncated-header', data[:recs[last][0] + 12], last, recs[last][0],
+         ['truncated record']),
+        ('length-short', rebuild(recs, 1, header=b'OVSDB JSON %d %s'
+                                 % (length1 - 7, sha1)), 1, h1_off,
+         ['wrong record length']),
+        ('length-long', rebuild(recs, 1, header=b'OVSDB JSON %d %s'
+                                % (length1 + 30, sha1)), 1, h1_off,
+         ['wrong record length']),
+        ('sha1', rebuild(recs, 1, payload=bytes(flipped),
+                         header=h1), 1, h1_off, ['wrong SHA-1']),
+        ('invalid-json', rebuild(recs, 1, payload=d1[:-1].replace(
+            b'":', b'"=', 1) + b'\n'), 1, h1_off, ['invalid JSON']),
+        ('no-such-table', rebuild(recs, 1, payload=b'{"No_Such_Table":'
+                                  b'{}}\n'), 1, h1_off,
+         ['does not match the schema', 'No_Such_Table']),
+        ('wrong-type', rebuild(recs, 1, payload=wrong_type(d1)), 1,
+         h1_off, ['does not match the schema', 'expected integer']),
+        ('bad-schema', rebuild(recs, 0, payload=b'{"name":"x"}\n'), 0, 0,
+         ['bad schema']),
+        ('clustered', b'OVSDB CLUSTER 10 0000\n', 0, 0, ['clustered']),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, content, record, offset, words in cases:
+            path = os.path.join(tmp, name + '.db')
+            if content is not None:
+                with open(path, 'wb') as f:
+                    f.write(content)
+            out = os.path.join(tmp, name + '.out')
+            for workload in ['compact', 'dump', 'load']:
+                args = [exe, workload, path]
+                if workload != 'load':
+                    args[2:2] = ['--output', out]
+                p = run(args, expect_rc=1)
+                msg = p.stderr
+                want = [path] + words
+                if record is not None:
+                    want += ['record %d' % record, 'byte offset %d' % offset]
+                for w in want:
+                    if w not in msg:
+                        fail('%s (%s): message lacks "%s": %s'
+                             % (name, workload, w, msg))
+                if 'AddressSanitizer' in msg or 'runtime error' in msg:
+                    fail('%s: sanitizer report: %s' % (name, msg))
+                left = [f for f in os.listdir(tmp)
+                        if f.startswith(name + '.out')]
+                if left:
+                    fail('%s: output left behind: %s' % (name, left))
+            print('ok: %-16s %s' % (name, msg.strip()))
+
+
+if __name__ == '__main__':
+    main()
