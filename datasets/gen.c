@@ -30,12 +30,28 @@ gen_now(void)
 static void
 u64_set_clear(struct u64_set *s)
 {
-    if (s->mask > 255) {
+    if (s->mask > 1023) {
         /* After a large set, start small again: clearing is per column. */
         free(s->slots);
         memset(s, 0, sizeof *s);
     } else if (s->n) {
         memset(s->slots, 0, (s->mask + 1) * sizeof *s->slots);
+        s->n = 0;
+    }
+}
+
+/* Sizes an empty set for 'n' values at once, instead of growing it. */
+static void
+u64_set_reserve(struct u64_set *s, size_t n)
+{
+    size_t slots = 64;
+    while (slots < 2 * n + 2) {
+        slots *= 2;
+    }
+    if (slots > s->mask + 1) {
+        free(s->slots);
+        s->slots = xcalloc(slots, sizeof *s->slots);
+        s->mask = slots - 1;
         s->n = 0;
     }
 }
@@ -613,6 +629,9 @@ put_set(struct gen *g, struct col_spec *cs, struct rng *rng,
     }
     bool dedupe = a->kind != S_REF;
     u64_set_clear(&g->seen);
+    if (dedupe) {
+        u64_set_reserve(&g->seen, n);
+    }
     uint64_t written = 0;
     for (int64_t j = 0; j < n; j++) {
         for (int attempt = 0; ; attempt++) {
@@ -735,6 +754,7 @@ put_map_gen(struct gen *g, struct col_spec *cs, struct rng *rng,
     put_column_name(g, cs, first);
     out_lit(o, "[\"map\",[");
     u64_set_clear(&g->seen);
+    u64_set_reserve(&g->seen, n);
     uint64_t written = 0;
     for (int64_t j = 0; j < n; j++) {
         for (int attempt = 0; attempt < 8; attempt++) {
