@@ -116,6 +116,10 @@ def make_datasets(build_dir, data_dir):
             log("gate: no %s, dataset %s skipped" % (os.path.relpath(profile, ROOT), name))
             continue
         path = os.path.join(data_dir, "%s-%g-%s.ovsdb" % (kind, scale, form))
+        # Regenerate when the generator or the profile is newer than the file.
+        if os.path.exists(path) and max(os.path.getmtime(gen), os.path.getmtime(profile)) > \
+                os.path.getmtime(path):
+            os.unlink(path)
         if not os.path.exists(path):
             cmd = [gen, "--schema", SCHEMAS[kind], "--profile", profile, "--scale", "%g" % scale,
                    "--form", form, "--seed", "1", "-q", "-o", path]
