@@ -425,7 +425,9 @@ def main(argv):
         % (len(jobs), ", ".join(w for w in workloads if w != "micro"), len(impls),
            args.repetitions, os.path.relpath(out_dir, ROOT)))
 
+    env["loadavg_start"] = " ".join("%.2f" % x for x in os.getloadavg())
     index, failures = run_jobs(args, jobs, out_dir, t_start)
+    env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
     if "micro" in workloads:
         index += run_micro(args, impls, out_dir)
     env["duration_s"] = time.time() - t_start

@@ -30,6 +30,11 @@ def build(ctx):
     add("tree", env.get("git_dirty"))
     add("date (UTC)", env.get("date"), ctx0.get("date"))
     add("hyperfine", env.get("hyperfine"))
+    if env.get("loadavg_start"):
+        add("load average (1/5/15 min) at start / end",
+            "%s / %s (on %s cores; well above the core count means other work "
+            "shared the CPUs and timings are noisy)" % (
+                env["loadavg_start"], env.get("loadavg_end", "?"), env.get("nproc", "?")))
     add("results folder", rs.root)
     s = Section("Environment", "environment")
     s.add(Table(["", ""], rows, align=["l", "l"]))
