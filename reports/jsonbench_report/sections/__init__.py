@@ -3,8 +3,8 @@ build(ctx) -> document.Section or None (None: nothing to show for this run).
 A new section is a new module plus one line here (issue 6 adds `claims`)."""
 
 from . import (overview, before_after, workloads, scaling, distributions,
-               processes, micro, environment)
+               processes, micro, environment, counters)
 from .. import claims  # issue 6: seed claims table (reproduce results only)
 
 SECTIONS = [claims, overview, before_after, workloads, scaling, distributions,
-            processes, micro, environment]
+            counters, processes, micro, environment]

@@ -22,7 +22,7 @@ def build(ctx):
         reps = sorted({repetitions(rs, e) for e in impls.values()})
         rows.append([dataset, variant, ", ".join(impls),
                      "/".join(map(str, reps)),
-                     any_e.meta.get("params") or any_e.context.get("params", "")])
+                     any_e.context.get("params") or any_e.meta.get("params", "")])
     s.add(Table(["dataset", "workload", "impls", "repetitions", "parameters"], rows,
                 align=["l", "l", "l", "r", "l"]))
     s.para("Each repetition is a separate process (timed by hyperfine as a "
