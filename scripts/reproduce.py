@@ -205,7 +205,9 @@ def estimate(rest, seconds):
     total = 0.0
     for _, run, _ in rest:
         known = seconds.get(C.run_key(run))
-        if known:
+        if not run["dataset"] and not known:
+            total += 5.0     # built-in txn runs take seconds at any scale
+        elif known:
             total += known[1]
         elif C.group_key(run) in by_group:
             g = by_group[C.group_key(run)]
@@ -298,81 +300,101 @@ def main(argv):
 
     results = {}                 # run key -> [gbench data per rep] or error
     errors = {}
-    seconds = {}                 # run key -> seconds per process (last)
+    seconds = {}                 # run key -> (run, seconds per process, last)
     group_seconds = {}
     t_runs = time.time()
-    with tempfile.TemporaryDirectory(prefix="jsonbench-reproduce-") as tmp:
-        for i, (g, run, rep) in enumerate(steps):
-            key = C.run_key(run)
-            gname = "%s %s%s%s" % (g[0], g[1] or "", ("@%g" % g[4]) if g[1] else "",
-                                   (" " + g[3]) if g[3] else "")
-            if key in errors:
-                continue
-            ds_key = (run["dataset"], run["form"], run["scale"])
-            if run["dataset"] and ds_key not in datasets:
-                errors[key] = ds_errors.get(ds_key, "dataset missing")
-                continue
-            left = estimate(steps[i:], seconds)
-            log("[%*d/%d] %s elapsed, %s left: %s rep %d/%d (claims %s)" % (
-                len(str(len(steps))), i + 1, len(steps), fmt_dur(time.time() - t_start),
-                "~" + fmt_dur(left) if left is not None else "?", run_label(run),
-                rep + 1, args.repetitions, ",".join(users[key])))
-            t0 = time.time()
-            try:
-                data = run_once(args, run, datasets.get(ds_key), tmp, rep)
-            except (RuntimeError, OSError, ValueError) as exc:
-                log("    FAILED: %s" % exc)
-                errors[key] = str(exc)
-                continue
-            dt = time.time() - t0
-            seconds[key] = (run, dt)
-            group_seconds[gname] = group_seconds.get(gname, 0.0) + dt
-            results.setdefault(key, []).append(data)
 
-    # Merge repetitions into suite-shaped results (index.json + runs/).
-    index, runs_meta = [], {}
-    for g, runs in groups:
-        for run in runs:
-            key = C.run_key(run)
-            if key in errors or key not in results:
-                runs_meta[key] = {"error": errors.get(key, "not run")}
-                continue
-            merged = gbench.merge_repetitions(results[key], workload=run["workload"])
-            ctx = merged["context"]
-            ctx["suite_variant"] = C.variant_name(run)
-            ds_path = datasets.get((run["dataset"], run["form"], run["scale"]))
-            if ds_path:
-                ctx["dataset_sha256"] = next(d["sha256"] for d in ds_meta
-                                             if d["path"] == os.path.relpath(ds_path, ROOT))
-            label = run_label(run)
-            rel = os.path.join("runs", label + ".json")
-            gbench.write_atomic(os.path.join(out_dir, rel), merged)
-            runs_meta[key] = {"file": rel, "claims": users[key]}
-            a = run["args"]
-            index.append({"file": rel, "impl": run["impl"], "workload": run["workload"],
-                          "variant": C.variant_name(run),
-                          "dataset": label.split("__")[0], "kind": (run["dataset"] or "").upper(),
-                          "scale": run["scale"], "form": run["form"],
-                          "clients": int(a[a.index("--clients") + 1]) if "--clients" in a else None,
-                          "mode": run["mode"], "params": " ".join(a),
-                          "allocator": ctx.get("allocator", "glibc"), "source": "harness"})
-    duration = time.time() - t_start
-    env = collect_env(ROOT, args.build_dir, "glibc")
-    env["command"] = "scripts/reproduce.sh " + shlex.join(argv)
-    env["datasets"] = ds_meta
-    env["duration_s"] = duration
-    env["load_average"] = " ".join("%.2f" % x for x in os.getloadavg())
-    gbench.write_atomic(os.path.join(out_dir, "index.json"),
-                        {"entries": index,
-                         "failures": [{"job": k, "error": v["error"][:2000]}
-                                      for k, v in runs_meta.items() if "error" in v]})
-    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
-    meta = {"claims": doc, "claims_file": os.path.relpath(args.claims, ROOT),
-            "scale": args.scale, "caps": caps, "repetitions": args.repetitions, "seed": args.seed,
-            "command_args": shlex.join(argv), "runs": runs_meta, "dataset_stats": stats,
-            "run_seconds": {k: round(v, 1) for k, v in group_seconds.items()},
-            "duration_s": duration, "generate_s": generate_s, "runs_s": time.time() - t_runs}
-    gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
+    def save(finished):
+        """Merge what has run so far into suite-shaped results (index.json +
+        runs/) and claims-run.json: called after every run group, so an
+        interrupted reproduction can still be rendered (--from-results)."""
+        index, runs_meta = [], {}
+        for g, runs in groups:
+            for run in runs:
+                key = C.run_key(run)
+                done = len(results.get(key, []))
+                if key in errors or done < args.repetitions:
+                    runs_meta[key] = {"error": errors.get(key) or (
+                        "interrupted: %d of %d repetitions ran" % (done, args.repetitions)
+                        if finished else "not run yet")}
+                    if key in errors or not done:
+                        continue
+                merged = gbench.merge_repetitions(results[key], workload=run["workload"])
+                ctx = merged["context"]
+                ctx["suite_variant"] = C.variant_name(run)
+                ds_path = datasets.get((run["dataset"], run["form"], run["scale"]))
+                if ds_path:
+                    ctx["dataset_sha256"] = next(d["sha256"] for d in ds_meta
+                                                 if d["path"] == os.path.relpath(ds_path, ROOT))
+                label = run_label(run)
+                rel = os.path.join("runs", label + ".json")
+                gbench.write_atomic(os.path.join(out_dir, rel), merged)
+                runs_meta[key] = {"file": rel, "claims": users[key], "repetitions": done}
+                a = run["args"]
+                index.append({"file": rel, "impl": run["impl"], "workload": run["workload"],
+                              "variant": C.variant_name(run),
+                              "dataset": label.split("__")[0],
+                              "kind": (run["dataset"] or "").upper(),
+                              "scale": run["scale"], "form": run["form"],
+                              "clients": int(a[a.index("--clients") + 1]) if "--clients" in a else None,
+                              "mode": run["mode"], "params": " ".join(a),
+                              "allocator": ctx.get("allocator", "glibc"), "source": "harness"})
+        duration = time.time() - t_start
+        env = collect_env(ROOT, args.build_dir, "glibc")
+        env["command"] = "scripts/reproduce.sh " + shlex.join(argv)
+        env["datasets"] = ds_meta
+        env["duration_s"] = duration
+        env["load_average"] = " ".join("%.2f" % x for x in os.getloadavg())
+        gbench.write_atomic(os.path.join(out_dir, "index.json"),
+                            {"entries": index,
+                             "failures": [{"job": k, "error": v["error"][:2000]}
+                                          for k, v in runs_meta.items() if "error" in v]})
+        gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
+        meta = {"claims": doc, "claims_file": os.path.relpath(args.claims, ROOT),
+                "scale": args.scale, "caps": caps, "repetitions": args.repetitions,
+                "seed": args.seed, "command_args": shlex.join(argv), "runs": runs_meta,
+                "dataset_stats": stats, "complete": finished and not interrupted,
+                "run_seconds": {k: round(v, 1) for k, v in group_seconds.items()},
+                "duration_s": duration, "generate_s": generate_s,
+                "runs_s": time.time() - t_runs}
+        gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
+        return runs_meta, duration
+
+    interrupted = False
+    try:
+        with tempfile.TemporaryDirectory(prefix="jsonbench-reproduce-") as tmp:
+            for i, (g, run, rep) in enumerate(steps):
+                key = C.run_key(run)
+                gname = "%s %s%s%s" % (g[0], g[1] or "", ("@%g" % g[4]) if g[1] else "",
+                                       (" " + g[3]) if g[3] else "")
+                if i and steps[i - 1][0] != g:
+                    save(False)
+                if key in errors:
+                    continue
+                ds_key = (run["dataset"], run["form"], run["scale"])
+                if run["dataset"] and ds_key not in datasets:
+                    errors[key] = ds_errors.get(ds_key, "dataset missing")
+                    continue
+                left = estimate(steps[i:], seconds)
+                log("[%*d/%d] %s elapsed, %s left: %s rep %d/%d (claims %s)" % (
+                    len(str(len(steps))), i + 1, len(steps), fmt_dur(time.time() - t_start),
+                    "~" + fmt_dur(left) if left is not None else "?", run_label(run),
+                    rep + 1, args.repetitions, ",".join(users[key])))
+                t0 = time.time()
+                try:
+                    data = run_once(args, run, datasets.get(ds_key), tmp, rep)
+                except (RuntimeError, OSError, ValueError) as exc:
+                    log("    FAILED: %s" % exc)
+                    errors[key] = str(exc)
+                    continue
+                dt = time.time() - t0
+                seconds[key] = (run, dt)
+                group_seconds[gname] = group_seconds.get(gname, 0.0) + dt
+                results.setdefault(key, []).append(data)
+    except KeyboardInterrupt:
+        interrupted = True
+        log("reproduce: interrupted; keeping the runs that completed")
+    runs_meta, duration = save(True)
 
     runs_loaded = {k: ({"data": gbench.read(os.path.join(out_dir, v["file"]))} if v.get("file")
                        else {"error": v["error"]}) for k, v in runs_meta.items()}
@@ -383,7 +405,7 @@ def main(argv):
         len(errors), fmt_dur(duration), os.path.relpath(out_dir, ROOT)))
     if not args.no_report:
         render(args, out_dir)
-    return 1 if errors else 0
+    return 1 if errors or interrupted else 0
 
 
 def render(args, out_dir):
@@ -500,5 +522,11 @@ def self_test(args):
     return 0
 
 
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
+    import signal
+    signal.signal(signal.SIGTERM, _terminate)
     sys.exit(main(sys.argv[1:]))

@@ -395,6 +395,9 @@ def build(ctx):
            "sources and tolerances are data in `claims/seeds.json`; "
            "`claims/README.md` explains the tolerance."
            % (meta.get("command_args", ""), meta.get("scale"), meta.get("repetitions")))
+    if meta.get("complete") is False:
+        s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
+               "had not finished are marked 'not measured'.")
     counts = summary_counts(rows)
     s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
     s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
