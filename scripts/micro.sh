@@ -8,6 +8,9 @@
 #   --min-time S       --benchmark_min_time per benchmark (default: 0.1)
 #   --repetitions N    --benchmark_repetitions (default: 1); the table shows
 #                      medians over repetitions
+#   --rounds N         run all impls N times, interleaved, and merge each
+#                      impl's rounds (default: 1); fairer than repetitions
+#                      when the machine's load changes during the run
 #   --filter REGEX     --benchmark_filter (default: all benchmarks)
 #   --all              more tables (serialize variants, clone, destroy,
 #                      allocation counts)
@@ -23,6 +26,7 @@ build=build
 impls=""
 min_time=0.1
 repetitions=1
+rounds=1
 filter=""
 all=""
 out=""
@@ -32,6 +36,7 @@ while [ $# -gt 0 ]; do
     --impls) impls=$2; shift 2 ;;
     --min-time) min_time=$2; shift 2 ;;
     --repetitions) repetitions=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --filter) filter=$2; shift 2 ;;
     --all) all=--all; shift ;;
     --out) out=$2; shift 2 ;;
@@ -40,6 +45,11 @@ while [ $# -gt 0 ]; do
     *) echo "micro.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+
+case $rounds$repetitions in
+  *[!0-9]*|0*) echo "micro.sh: --rounds and --repetitions take a count >= 1" >&2
+               exit 2 ;;
+esac
 
 scripts/deps.sh
 if [ ! -f "$build/build.ninja" ]; then
@@ -72,24 +82,40 @@ args=(--benchmark_min_time="$min_time"
 [ -z "$filter" ] || args+=(--benchmark_filter="$filter")
 args+=("$@")
 
+impl_list=${impls//,/ }
+for impl in $impl_list; do
+  if [ ! -x "$build/bench/jsonbench-micro-$impl" ]; then
+    echo "micro.sh: no $build/bench/jsonbench-micro-$impl" >&2
+    exit 1
+  fi
+done
+
+for round in $(seq 1 "$rounds"); do
+  for impl in $impl_list; do
+    echo "micro.sh: $impl (round $round/$rounds) ..." >&2
+    # Written to a temp name and renamed, so a report is never half there.
+    part=$out/$impl.round$round.json
+    if ! "$build/bench/jsonbench-micro-$impl" "${args[@]}" \
+         --benchmark_out_format=json --benchmark_out="$part.tmp" \
+         >>"$out/$impl.log" 2>&1; then
+      rm -f "$part.tmp"
+      echo "micro.sh: $impl failed; see $out/$impl.log" >&2
+      tail -5 "$out/$impl.log" >&2
+      exit 1
+    fi
+    mv "$part.tmp" "$part"
+  done
+done
+
 reports=()
-for impl in ${impls//,/ }; do
-  exe=$build/bench/jsonbench-micro-$impl
-  if [ ! -x "$exe" ]; then
-    echo "micro.sh: no $exe" >&2
-    exit 1
+for impl in $impl_list; do
+  if [ "$rounds" -eq 1 ]; then
+    mv "$out/$impl.round1.json" "$out/$impl.json"
+  else
+    /usr/bin/python3 bench/micro-merge.py "$out/$impl.json" \
+      $(seq -f "$out/$impl.round%g.json" 1 "$rounds")
+    rm -f "$out/$impl".round*.json
   fi
-  echo "micro.sh: $impl ..." >&2
-  # Written to a temp name and renamed, so a report is never half there.
-  tmp=$out/$impl.json.tmp
-  if ! "$exe" "${args[@]}" --benchmark_out_format=json \
-       --benchmark_out="$tmp" >"$out/$impl.log" 2>&1; then
-    rm -f "$tmp"
-    echo "micro.sh: $impl failed; see $out/$impl.log" >&2
-    tail -5 "$out/$impl.log" >&2
-    exit 1
-  fi
-  mv "$tmp" "$out/$impl.json"
   reports+=("$out/$impl.json")
 done
 
