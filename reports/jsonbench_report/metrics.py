@@ -65,7 +65,7 @@ def fmt_value(v, unit):
             return "%.3g ms" % (v * 1e3)
         return "%.3g us" % (v * 1e6)
     if unit == "ms":
-        return "%.3g ms" % v
+        return fmt_value(v / 1e3, "s")
     if unit == "/s":
         return "%.4g/s" % v
     if float(v).is_integer() and abs(v) < 1e15:

@@ -4,7 +4,7 @@ allocation counts and heap bytes, per impl."""
 from .. import charts
 from ..document import Figure, Section, Table
 from ..metrics import fmt_value, median
-from .common import by_key, phase_values, phases_of
+from .common import by_key, is_setup_phase, phase_values, phases_of
 
 
 def _med(rs, e, n, metric):
@@ -17,7 +17,8 @@ def build(ctx):
     if not groups:
         return None
     s = Section("Iterations, allocations and heap", "distributions")
-    s.para("Per phase, medians over repetitions of: the per-iteration "
+    s.para("Per phase (teardown and the initial load inside non-load "
+           "workloads left out), medians over repetitions of: the per-iteration "
            "min / median / max the harness records inside the phase (a "
            "phase with many iterations, e.g. monitor batches or transactions, "
            "shows its long tail here), allocation calls and bytes from the "
@@ -30,7 +31,13 @@ def build(ctx):
         for e in impls.values():
             names += [n for n in phases_of(rs, e) if n not in names]
         for n in names:
-            label = "%s:%s" % (variant, n.split("/", 1)[-1])
+            phase = n.split("/", 1)[-1]
+            e0 = next(iter(impls.values()))
+            # Teardown and the initial load of non-load workloads repeat
+            # what the load workload shows.
+            if phase == "free" or is_setup_phase(e0, phase):
+                continue
+            label = "%s:%s" % (variant, phase)
             cell = {}
             for impl, e in impls.items():
                 lo = _med(rs, e, n, "iter_min_ms")
@@ -38,7 +45,7 @@ def build(ctx):
                 hi = _med(rs, e, n, "iter_max_ms")
                 items = _med(rs, e, n, "items")
                 rows.append([dataset, variant, n.split("/", 1)[-1], impl,
-                             "-" if mid is None else "%s / %s / %s" % (
+                             "-" if mid is None or not hi else "%s / %s / %s" % (
                                  fmt_value(lo, "ms"), fmt_value(mid, "ms"), fmt_value(hi, "ms")),
                              fmt_value(items, "count") if items is not None else "-",
                              fmt_value(_med(rs, e, n, "alloc_calls"), "count"),
