@@ -10,10 +10,11 @@
 
 #ifdef JSONBENCH_JEMALLOC
 /* Declared here rather than through <jemalloc/jemalloc.h> so that the
- * harness library compiles the same way for both allocators; weak so that a
- * glibc link would still succeed. */
-int mallctl(const char *, void *, size_t *, void *, size_t)
-    __attribute__((weak));
+ * harness compiles the same way for both allocators.  Deliberately a strong
+ * reference: with the linker's --as-needed, nothing else would keep
+ * libjemalloc in the executable (malloc itself resolves in libc at link
+ * time), and the program would silently run on glibc malloc. */
+int mallctl(const char *, void *, size_t *, void *, size_t);
 #endif
 
 double
@@ -95,7 +96,7 @@ static void
 read_heap(struct metrics_snapshot *m)
 {
 #ifdef JSONBENCH_JEMALLOC
-    if (mallctl) {
+    {
         uint64_t epoch = 1;
         size_t sz = sizeof epoch;
         size_t v;
