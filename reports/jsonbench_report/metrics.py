@@ -67,7 +67,7 @@ def fmt_value(v, unit):
     if unit == "ms":
         return fmt_value(v / 1e3, "s")
     if unit == "/s":
-        return "%.4g/s" % v
+        return "{:,.0f}/s".format(v) if abs(v) >= 100 else "%.3g/s" % v
     if float(v).is_integer() and abs(v) < 1e15:
         return "{:,}".format(int(v))
     return "%.4g" % v
