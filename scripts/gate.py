@@ -5,7 +5,8 @@ Measured on tiny generated datasets (seeded, so byte-identical everywhere):
   - allocation calls and bytes per harness phase (counting allocator),
     heap bytes after load (mallinfo2 / jemalloc stats), per impl;
   - allocation calls and bytes of one operation per micro-benchmark;
-  - valgrind instruction counts (cachegrind, total Ir) of small workloads.
+  - valgrind instruction counts (cachegrind, total Ir) of small workloads,
+    and (callgrind, inclusive Ir of one run) of a few micro-benchmarks.
 Each metric has a threshold (percent increase allowed); exceeding one fails.
 Timings are only reported; they are gated with --timings, which also needs
 timing samples in the baseline and uses a Mann-Whitney U test.
@@ -62,6 +63,13 @@ WORKLOADS = [
 ]
 # A few micro-benchmarks on small documents: allocations of one operation.
 MICRO_FILTER = "^(parse|serialize|clone|deep_clone|destroy)/(nb_rows|sb_flows)/small$"
+
+# Micro-benchmarks whose instructions are counted: with --benchmark_min_time=0
+# google-benchmark runs each once (one batch), so the count is deterministic;
+# the metric is the inclusive Ir of bench_<op> (callgrind call graph), which
+# leaves out process start-up and document generation.
+MICRO_IR_OPS = ["parse", "serialize", "deep_clone", "destroy"]
+MICRO_IR_DOC = "nb_rows/small"
 
 # Percent increase allowed, by metric (the part after ':' in a metric name).
 THRESHOLDS = {
@@ -164,6 +172,44 @@ def run_harness(exe, workload, opts, dataset, tmp, valgrind=False):
     return gbench.read(res), None
 
 
+def callgrind_inclusive(path, prefix):
+    """Inclusive Ir per function whose name starts with 'prefix', from a
+    callgrind file written with --compress-strings=no --compress-pos=no."""
+    out = {}
+    fn = None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("fn="):
+                fn = line[3:].strip()
+                continue
+            if line.startswith("calls="):
+                continue  # the next cost line is the call's inclusive cost
+            if not line[:1].isdigit() and not line[:1] in "+-*":
+                continue
+            parts = line.split()
+            if len(parts) < 2 or fn is None:
+                continue
+            name = fn.split(".")[0]       # bench_parse.lto_priv.0 -> bench_parse
+            if name.startswith(prefix):
+                out[name] = out.get(name, 0) + int(parts[1])
+    return out
+
+
+def micro_instructions(exe, tmp):
+    """{op: Ir of one invocation of bench_<op>} or raises MeasureError."""
+    cg = os.path.join(tmp, "callgrind.out")
+    flt = "^(%s)/%s$" % ("|".join(MICRO_IR_OPS), MICRO_IR_DOC)
+    r = subprocess.run(["valgrind", "--tool=callgrind",
+                        "--compress-strings=no", "--compress-pos=no",
+                        "--callgrind-out-file=" + cg, "-q", exe, "--benchmark_filter=" + flt,
+                        "--benchmark_min_time=0"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise MeasureError(r.stderr.strip()[-300:] or "exit %d" % r.returncode)
+    incl = callgrind_inclusive(cg, "bench_")
+    return {op: incl["bench_" + op] for op in MICRO_IR_OPS if "bench_" + op in incl}
+
+
 def measure(args):
     build_dir = os.path.abspath(args.build_dir)
     harness = dict(h.split("=", 1) for h in args.harness or [])
@@ -235,6 +281,12 @@ def measure(args):
                         continue
                     metrics["%s:instructions" % where] = ir
         for impl, exe in micro.items():
+            if use_valgrind:
+                try:
+                    for op, ir in micro_instructions(exe, tmp).items():
+                        metrics["%s/micro/%s/%s:instructions" % (impl, op, MICRO_IR_DOC)] = ir
+                except MeasureError as exc:
+                    unavailable.append("micro %s (valgrind): %s" % (impl, exc))
             out = os.path.join(tmp, "micro.json")
             r = subprocess.run([exe, "--benchmark_filter=" + MICRO_FILTER,
                                 "--benchmark_min_time=0.001", "--benchmark_format=json",
