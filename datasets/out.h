@@ -1,11 +1,16 @@
 /* Writes OVSDB records ("OVSDB JSON <length> <sha1>\n" + JSON + "\n") into a
  * file as they are generated.  The header needs the length and SHA-1 of the
- * whole body, so a body larger than the in-memory buffer goes to an unlinked
- * spool file first and is copied after its header when the record ends:
- * memory stays bounded whatever the record size. */
+ * whole body, so a body larger than the in-memory buffer either
+ *   - goes straight to the file after a header-sized gap, when the caller can
+ *     guess the number of digits of the length (out_record_begin_direct());
+ *     the header is written into the gap at the end, and in the rare case
+ *     that the guess was wrong the body is shifted in place; or
+ *   - goes to an unlinked spool file and is copied after its header.
+ * Either way memory stays bounded whatever the record size. */
 #ifndef DATASETS_OUT_H
 #define DATASETS_OUT_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -22,11 +27,16 @@ struct out {
     uint64_t file_bytes;        /* Bytes written to 'fd' so far. */
     uint64_t n_records;
     int error;                  /* First errno, or 0. */
+    bool direct;                /* Body goes straight to 'fd'. */
+    uint64_t header_offset;     /* Direct: where the header gap starts, */
+    size_t header_room;         /* and its size. */
 };
 
 void out_init(struct out *, int fd, const char *dir);
 void out_destroy(struct out *);
 void out_record_begin(struct out *);
+/* Like out_record_begin(), expecting a length of 'digits' decimal digits. */
+void out_record_begin_direct(struct out *, int digits);
 /* Ends the record: appends "\n", writes header and body.  Returns 0 or an
  * errno value. */
 int out_record_end(struct out *);
@@ -36,6 +46,12 @@ void out_spill(struct out *, size_t n);
 static inline uint64_t out_record_len(const struct out *o)
 {
     return o->record_bytes + o->len;
+}
+
+/* Bytes of the file so far, counting what is still buffered or spooled. */
+static inline uint64_t out_total_bytes(const struct out *o)
+{
+    return o->file_bytes + o->len + (o->direct ? 0 : o->record_bytes);
 }
 
 static inline char *out_room(struct out *o, size_t n)

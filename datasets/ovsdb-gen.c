@@ -301,7 +301,7 @@ main(int argc, char *argv[])
     }
 
     tmp_name = xasprintf("%s.%ld.tmp", output, (long) getpid());
-    int fd = open(tmp_name, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0644);
+    int fd = open(tmp_name, O_RDWR | O_CREAT | O_EXCL | O_TRUNC, 0644);
     if (fd < 0) {
         ovs_fatal(errno, "%s: cannot create", tmp_name);
     }
