@@ -55,7 +55,7 @@ bench_phase_begin(struct bench *b, const char *phase)
         b->current = r;
     });
     metrics_reset_peak();
-    metrics_take(&b->current->start);
+    metrics_take_start(&b->current->start);
 }
 
 void
@@ -91,7 +91,7 @@ void
 bench_phase_end(struct bench *b)
 {
     assert(b->current);
-    metrics_take(&b->current->end);
+    metrics_take_end(&b->current->end);
     b->current = NULL;
 }
 

@@ -44,6 +44,8 @@ usage(FILE *stream)
 "                    atomically; without it, print a short table\n"
 "  --output FILE     dump/compact: write the produced text to FILE\n"
 "  --no-sha256       do not hash DATASET for the results context\n"
+"  --no-heap-stats   do not read heap figures (glibc's mallinfo2 is slow on\n"
+"                    a large heap; they read as 0)\n"
 "  --help            this text\n"
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
@@ -87,7 +89,7 @@ enum {
     OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
     OPT_TABLE, OPT_CONDITION, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
-    OPT_NO_SHA256, OPT_HELP,
+    OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_HELP,
 };
 
 static void
@@ -109,6 +111,7 @@ parse_options(int argc, char *argv[], struct bench_options *o)
         { "entries", required_argument, NULL, OPT_ENTRIES },
         { "followers", required_argument, NULL, OPT_FOLLOWERS },
         { "no-sha256", no_argument, NULL, OPT_NO_SHA256 },
+        { "no-heap-stats", no_argument, NULL, OPT_NO_HEAP_STATS },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
     };
@@ -167,6 +170,9 @@ parse_options(int argc, char *argv[], struct bench_options *o)
             break;
         case OPT_NO_SHA256:
             o->no_sha256 = true;
+            break;
+        case OPT_NO_HEAP_STATS:
+            metrics_heap_stats = false;
             break;
         case 'h':
         case OPT_HELP:

@@ -1,6 +1,7 @@
 #include "metrics.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -127,19 +128,48 @@ read_heap(struct metrics_snapshot *m)
 #endif
 }
 
-void
-metrics_take(struct metrics_snapshot *m)
+static void
+read_times(struct metrics_snapshot *m)
 {
     struct rusage ru;
 
-    memset(m, 0, sizeof *m);
-    m->alloc = xalloc_stats;
     m->wall_s = metrics_now_s();
     if (!getrusage(RUSAGE_SELF, &ru)) {
         m->user_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
         m->sys_s = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
     }
+}
+
+bool metrics_heap_stats = true;
+
+static void
+read_memory(struct metrics_snapshot *m)
+{
     m->rss_bytes = read_rss();
     m->peak_rss_bytes = read_peak_rss();
-    read_heap(m);
+    if (metrics_heap_stats) {
+        read_heap(m);
+    }
+}
+
+/* Reading the heap is not free (glibc's mallinfo2 walks the free lists and
+ * consolidates fastbins, which takes long on a large heap), so it stays
+ * outside the timed interval: memory first at a phase's start, last at its
+ * end.  The allocation counters bracket the timed interval exactly. */
+void
+metrics_take_start(struct metrics_snapshot *m)
+{
+    memset(m, 0, sizeof *m);
+    read_memory(m);
+    m->alloc = xalloc_stats;
+    read_times(m);
+}
+
+void
+metrics_take_end(struct metrics_snapshot *m)
+{
+    memset(m, 0, sizeof *m);
+    read_times(m);
+    m->alloc = xalloc_stats;
+    read_memory(m);
 }

@@ -3,6 +3,7 @@
 #ifndef HARNESS_METRICS_H
 #define HARNESS_METRICS_H 1
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util.h"
@@ -18,7 +19,14 @@ struct metrics_snapshot {
     struct xalloc_stats alloc;
 };
 
-void metrics_take(struct metrics_snapshot *);
+/* False: skip the heap figures (they read as 0).  glibc's mallinfo2 takes
+ * up to a fraction of a second on a large heap and consolidates its
+ * fastbins; whole-process timings (hyperfine) may prefer to skip it. */
+extern bool metrics_heap_stats;
+
+/* Snapshots for the start and the end of a timed interval. */
+void metrics_take_start(struct metrics_snapshot *);
+void metrics_take_end(struct metrics_snapshot *);
 /* Resets the kernel's peak RSS (VmHWM) so that the next phase's peak is its
  * own.  Silently does nothing where the kernel refuses. */
 void metrics_reset_peak(void);
