@@ -67,6 +67,11 @@ def parse_args(argv):
     ap.add_argument("--from-results", metavar="RESULTS",
                     help="measure nothing: re-render (and --publish) an earlier "
                          "results/reproduce-* folder")
+    ap.add_argument("--fill-from", metavar="RESULTS",
+                    help="with --from-results and --out: a new folder holding --from-results "
+                         "plus, for every run it lacks or that failed there, that run from "
+                         "RESULTS (e.g. the scale-capped monitor claims from a smaller-scale "
+                         "reproduction); the report names the source")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     ap.add_argument("--self-test", action="store_true",
                     help="check the verdict logic on synthetic numbers, then run every claim "
@@ -249,6 +254,13 @@ def main(argv):
     args = parse_args(argv)
     if args.self_test:
         return self_test(args)
+    if args.from_results and args.fill_from:
+        if not args.out:
+            sys.exit("reproduce: --fill-from needs --out (a new results folder)")
+        fill(os.path.abspath(args.from_results), os.path.abspath(args.fill_from),
+             os.path.abspath(args.out))
+        render(args, os.path.abspath(args.out))
+        return 0
     if args.from_results:
         render(args, os.path.abspath(args.from_results))
         return 0
@@ -411,6 +423,46 @@ def main(argv):
     if not args.no_report:
         render(args, out_dir)
     return 1 if errors or interrupted else 0
+
+
+def fill(primary, other, out_dir):
+    """out_dir = primary + the runs primary lacks (or that failed there) taken
+    from other; both must be reproduce folders."""
+    a, b = C.load_run(primary), C.load_run(other)
+    if not a or not b:
+        sys.exit("reproduce: both --from-results and --fill-from must hold %s" % C.RUN_FILE)
+    if os.path.exists(out_dir):
+        sys.exit("reproduce: %s exists; --out must be a new folder" % out_dir)
+    shutil.copytree(primary, out_dir, ignore=shutil.ignore_patterns(
+        "report.md", "report.html", "charts"))
+    meta_a, meta_b = a[2], b[2]
+    index = gbench.read(os.path.join(out_dir, "index.json"))
+    index_b = gbench.read(os.path.join(other, "index.json"))
+    env = gbench.read(os.path.join(out_dir, "env.json"))
+    env_b = gbench.read(os.path.join(other, "env.json"))
+    taken = []
+    for key, info in meta_b["runs"].items():
+        mine = meta_a["runs"].get(key)
+        if not info.get("file") or (mine and mine.get("file")):
+            continue
+        shutil.copy(os.path.join(other, info["file"]), os.path.join(out_dir, info["file"]))
+        meta_a["runs"][key] = dict(info, source=os.path.basename(other))
+        index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
+        taken.append(key)
+    index["failures"] = [f for f in index.get("failures", []) if f["job"] not in taken]
+    have = {d["path"] for d in env.get("datasets", [])}
+    env["datasets"] = env.get("datasets", []) + [d for d in env_b.get("datasets", [])
+                                                 if d["path"] not in have]
+    env["command"] = "%s  +  runs from %s" % (env.get("command", ""), env_b.get("command", ""))
+    meta_a["filled_from"] = {"folder": "results/" + os.path.basename(other),
+                             "command_args": meta_b.get("command_args", ""),
+                             "runs": taken, "duration_s": meta_b.get("duration_s"),
+                             "run_seconds": meta_b.get("run_seconds", {})}
+    # Claims the primary did not plan (--only) are evaluated too now.
+    gbench.write_atomic(os.path.join(out_dir, "index.json"), index)
+    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
+    gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta_a)
+    log("reproduce: %d runs taken from %s" % (len(taken), os.path.relpath(other, ROOT)))
 
 
 def render(args, out_dir):

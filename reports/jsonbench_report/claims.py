@@ -400,6 +400,12 @@ def build(ctx):
            "sources and tolerances are data in `claims/seeds.json`; "
            "`claims/README.md` explains the tolerance."
            % (meta.get("command_args", ""), meta.get("scale"), meta.get("repetitions")))
+    filled = meta.get("filled_from")
+    if filled:
+        s.para("Runs not made by that command (the claims capped at a smaller scale, or "
+               "left out with `--only`) come from `%s` (`scripts/reproduce.sh %s`, same "
+               "build and datasets): %d runs." % (filled["folder"], filled["command_args"],
+                                                  len(filled["runs"])))
     if meta.get("complete") is False:
         s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
                "had not finished are marked 'not measured'.")
