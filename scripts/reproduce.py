@@ -465,6 +465,20 @@ def fill(primary, other, out_dir):
     log("reproduce: %d runs taken from %s" % (len(taken), os.path.relpath(other, ROOT)))
 
 
+def _note_export(env):
+    """A build dir made from `git archive <commit>` (to measure committed
+    code while the shared tree has work in progress) has EXPORTED_COMMIT
+    next to it: the binaries' commit is that one, not the tree's HEAD."""
+    bdir = env.get("build_dir", "")
+    marker = os.path.join(ROOT, bdir, "..", "EXPORTED_COMMIT")
+    if bdir and os.path.exists(marker) and "binaries" not in env.get("git_dirty", ""):
+        with open(marker) as f:
+            commit = f.read().strip()
+        env["git_commit"] = commit
+        env["git_dirty"] = "binaries built from `git archive %s` (committed code only)" % commit
+    return env
+
+
 def render(args, out_dir):
     """report.md + report.html in out_dir; with --publish, report.md and the
     charts it links copied to that folder (old charts there removed)."""
@@ -472,6 +486,9 @@ def render(args, out_dir):
     loaded = C.load_run(out_dir)
     if not loaded:
         sys.exit("reproduce: %s has no %s" % (out_dir, C.RUN_FILE))
+    env_path = os.path.join(out_dir, "env.json")
+    if os.path.exists(env_path):
+        gbench.write_atomic(env_path, _note_export(gbench.read(env_path)))
     scale = loaded[2].get("scale")
     html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale)
     md = os.path.join(out_dir, "report.md")
