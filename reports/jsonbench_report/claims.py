@@ -367,6 +367,17 @@ def load_run(results_dir):
         return None
     with open(path) as f:
         meta = json.load(f)
+    # Explanations are prose: take the current claims file's, so that
+    # improving one and re-rendering needs no new measurement.  Claims,
+    # figures and tolerances stay those the run used.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    current = os.path.join(root, meta.get("claims_file", "claims/seeds.json"))
+    try:
+        with open(current) as f:
+            meta["claims"].setdefault("explanations", {}).update(
+                json.load(f).get("explanations", {}))
+    except (OSError, ValueError):
+        pass
     runs = {}
     for k, info in meta.get("runs", {}).items():
         if info.get("file"):
