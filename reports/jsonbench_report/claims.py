@@ -405,18 +405,22 @@ def build(ctx):
     rows = evaluate(doc, runs, meta.get("dataset_stats"), meta.get("scale", 1.0),
                     meta.get("caps", True))
     s = Section("Seed claims: claimed vs measured", "claims")
-    s.para("Produced by `scripts/reproduce.sh %s` at dataset scale %s (1 = the seeds' "
-           "database sizes), %s repetitions per run (each a separate process; "
-           "before and after interleaved), values are medians.  The claims, their "
-           "sources and tolerances are data in `claims/seeds.json`; "
-           "`claims/README.md` explains the tolerance."
-           % (meta.get("command_args", ""), meta.get("scale"), meta.get("repetitions")))
+    reps = meta.get("repetitions")
+    s.para("Produced by `scripts/reproduce.sh %s` at dataset scale %g (1 = the seeds' "
+           "database sizes), %s per run (each a separate process; before and after "
+           "interleaved)%s.  The claims, their sources and tolerances are data in "
+           "`claims/seeds.json`; `claims/README.md` explains the tolerance."
+           % (meta.get("command_args", ""), meta.get("scale"),
+              "1 repetition" if reps == 1 else "%s repetitions" % reps,
+              ": single values, no median, so small changes are within run-to-run noise"
+              if reps == 1 else ", values are medians"))
     filled = meta.get("filled_from")
     if filled:
         s.para("Runs not made by that command (the claims capped at a smaller scale, or "
                "left out with `--only`) come from `%s` (`scripts/reproduce.sh %s`, same "
-               "build and datasets): %d runs." % (filled["folder"], filled["command_args"],
-                                                  len(filled["runs"])))
+               "build and datasets): %d runs; that reproduction took %.0f s." % (
+                   filled["folder"], filled["command_args"], len(filled["runs"]),
+                   filled.get("duration_s") or 0))
     if meta.get("complete") is False:
         s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
                "had not finished are marked 'not measured'.")
