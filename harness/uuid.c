@@ -3,19 +3,7 @@
 #include <string.h>
 
 #include "rng.h"
-
-static int
-hex_digit(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    } else if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    } else if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
+#include "util.h"
 
 bool
 uuid_from_string(struct uuid *uuid, const char *s)
@@ -35,7 +23,7 @@ uuid_from_string(struct uuid *uuid, const char *s)
             }
             continue;
         }
-        int d = hex_digit(*p);
+        int d = hexit_value(*p);
         if (d < 0 || n_digits >= 32) {
             return false;
         }

@@ -113,19 +113,6 @@ put_utf8(struct ds *out, unsigned int c)
     }
 }
 
-static int
-hexit(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    } else if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    } else if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 /* Reads the 4 hex digits of a \u escape at 'p'. */
 static const char *
 read_4hex(const char *p, const char *end, unsigned int *value)
@@ -135,7 +122,7 @@ read_4hex(const char *p, const char *end, unsigned int *value)
     }
     unsigned int v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hexit(p[i]);
+        int h = hexit_value(p[i]);
         if (h < 0) {
             return "malformed \\u escape";
         }

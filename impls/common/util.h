@@ -43,6 +43,9 @@ char *xasprintf(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
 char *xvasprintf(const char *format, va_list) OVS_PRINTF_FORMAT(1, 0);
 void xfree(void *);
 
+/* The value of hex digit 'c' (either case), or -1 if it is not one. */
+int hexit_value(char c);
+
 /* Prints "<program>: message" to stderr and exits with status 1. */
 void ovs_fatal(int err_no, const char *format, ...)
     OVS_PRINTF_FORMAT(2, 3) OVS_NO_RETURN;
