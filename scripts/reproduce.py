@@ -17,7 +17,6 @@ published sizes (50 x 1000 and 5 x 10000 inserts), which take seconds."""
 import argparse
 import datetime
 import glob
-import hashlib
 import json
 import os
 import shlex
@@ -33,6 +32,7 @@ sys.path.insert(0, os.path.join(ROOT, "reports"))
 
 from jsonbench_scripts import gbench  # noqa: E402
 from jsonbench_scripts.env import collect_env, git_short_commit  # noqa: E402
+from jsonbench_scripts.runner import fmt_dur, log, meson_build, sha256_of  # noqa: E402
 from jsonbench_report import claims as C  # noqa: E402
 
 DEFAULT_CLAIMS = os.path.join(ROOT, "claims", "seeds.json")
@@ -84,14 +84,8 @@ def parse_args(argv):
     return args
 
 
-def log(msg):
-    print(msg, flush=True)
 
 
-def fmt_dur(s):
-    s = int(round(s))
-    return "%d:%02d:%02d" % (s // 3600, s % 3600 // 60, s % 60) if s >= 3600 else \
-        "%d:%02d" % (s // 60, s % 60)
 
 
 # ------------------------------------------------------------------ build
@@ -99,18 +93,8 @@ def fmt_dur(s):
 def ensure_build(args):
     bdir = args.build_dir if os.path.isabs(args.build_dir) else os.path.join(ROOT, args.build_dir)
     args.build_dir = bdir
-    if args.no_build:
-        return
-    if not os.path.exists(os.path.join(bdir, "build.ninja")):
-        log("reproduce: meson setup %s (release)" % os.path.relpath(bdir, ROOT))
-        subprocess.run(["meson", "setup", bdir, "-Dbuildtype=release"], cwd=ROOT, check=True,
-                       stdout=subprocess.DEVNULL)
-    log("reproduce: ninja -C %s" % os.path.relpath(bdir, ROOT))
-    r = subprocess.run(["ninja", "-C", bdir], cwd=ROOT, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        sys.stderr.write(r.stdout[-4000:])
-        sys.exit("reproduce: build failed in %s" % bdir)
+    if not args.no_build:
+        meson_build(bdir, "reproduce")
 
 
 # ------------------------------------------------------------------ datasets
@@ -176,12 +160,6 @@ def dataset_stats(args, path):
     return st
 
 
-def sha256_of(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 # ------------------------------------------------------------------ running

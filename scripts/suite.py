@@ -12,7 +12,6 @@ first scale.  Monitor runs once per --modes x --clients value."""
 import argparse
 import datetime
 import glob
-import hashlib
 import os
 import shlex
 import shutil
@@ -27,6 +26,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from jsonbench_scripts import gbench  # noqa: E402
 from jsonbench_scripts.env import collect_env, git_short_commit  # noqa: E402
+from jsonbench_scripts.runner import fmt_dur, log, meson_build, sha256_of  # noqa: E402
 
 IMPL_ORDER = ["plain", "refcount", "inline", "serialized", "ovs"]
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
@@ -68,14 +68,8 @@ def parse_args(argv):
     return ap.parse_args(argv)
 
 
-def log(msg):
-    print(msg, flush=True)
 
 
-def fmt_dur(s):
-    s = int(round(s))
-    return "%d:%02d:%02d" % (s // 3600, s % 3600 // 60, s % 60) if s >= 3600 else \
-        "%d:%02d" % (s // 60, s % 60)
 
 
 def csv(text):
@@ -87,19 +81,8 @@ def csv(text):
 def ensure_build(args):
     bdir = args.build_dir or ("build" if args.allocator == "glibc" else "build-" + args.allocator)
     args.build_dir = os.path.join(ROOT, bdir)
-    if args.no_build:
-        return
-    if not os.path.exists(os.path.join(args.build_dir, "build.ninja")):
-        log("suite: meson setup %s (release, allocator %s)" % (bdir, args.allocator))
-        subprocess.run(["meson", "setup", args.build_dir, "-Dbuildtype=release",
-                        "-Dallocator=" + args.allocator], cwd=ROOT, check=True,
-                       stdout=subprocess.DEVNULL)
-    log("suite: ninja -C %s" % bdir)
-    r = subprocess.run(["ninja", "-C", args.build_dir], cwd=ROOT,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        sys.stderr.write(r.stdout[-4000:])
-        sys.exit("suite: build failed in %s" % bdir)
+    if not args.no_build:
+        meson_build(args.build_dir, "suite", ["-Dallocator=" + args.allocator])
 
 
 def built_impls(build_dir, prefix):
@@ -165,12 +148,6 @@ def record_count(path, stop=3):
     return n
 
 
-def sha256_of(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 # ---------------------------------------------------------------- plan
