@@ -54,12 +54,7 @@ compact_run(struct bench *b, const struct bench_options *o)
     struct db_load_stats stats;
     struct db *db;
 
-    bench_phase_begin(b, "load");
-    char *error = db_load_file(o->dataset, &db, &stats);
-    if (!error) {
-        bench_phase_items(b, db_n_rows(db));
-    }
-    bench_phase_end(b);
+    char *error = workload_load_phase(b, o, &db, &stats);
     if (error) {
         return error;
     }

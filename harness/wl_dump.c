@@ -33,12 +33,7 @@ dump_run(struct bench *b, const struct bench_options *o)
     struct db *db;
     struct ds text = DS_EMPTY_INITIALIZER;
 
-    bench_phase_begin(b, "load");
-    char *error = db_load_file(o->dataset, &db, NULL);
-    if (!error) {
-        bench_phase_items(b, db_n_rows(db));
-    }
-    bench_phase_end(b);
+    char *error = workload_load_phase(b, o, &db, NULL);
     if (error) {
         return error;
     }

@@ -25,15 +25,11 @@ load_run(struct bench *b, const struct bench_options *o)
     struct db_load_stats stats;
     struct db *db;
 
-    bench_phase_begin(b, "load");
-    char *error = db_load_file(o->dataset, &db, &stats);
+    char *error = workload_load_phase(b, o, &db, &stats);
     if (error) {
-        bench_phase_end(b);
         return error;
     }
     size_t n_rows = db_n_rows(db);
-    bench_phase_items(b, n_rows);
-    bench_phase_end(b);
     bench_counter(b, "rows", n_rows);
     bench_counter(b, "records", stats.records);
     bench_counter(b, "file_bytes", stats.bytes);

@@ -254,12 +254,7 @@ monitor_run(struct bench *b, const struct bench_options *o)
     m.mode = (!strcmp(o->mode, "tree") ? MODE_TREE
               : !strcmp(o->mode, "cache") ? MODE_CACHE : MODE_DIRECT);
 
-    bench_phase_begin(b, "load");
-    error = db_load_file(o->dataset, &m.db, NULL);
-    if (!error) {
-        bench_phase_items(b, db_n_rows(m.db));
-    }
-    bench_phase_end(b);
+    error = workload_load_phase(b, o, &m.db, NULL);
     if (error) {
         return error;
     }

@@ -134,12 +134,7 @@ raft_run(struct bench *b, const struct bench_options *o)
     bool serialized = !strcmp(o->mode, "serialized");
     struct db *db;
 
-    bench_phase_begin(b, "load");
-    char *error = db_load_file(o->dataset, &db, NULL);
-    if (!error) {
-        bench_phase_items(b, db_n_rows(db));
-    }
-    bench_phase_end(b);
+    char *error = workload_load_phase(b, o, &db, NULL);
     if (error) {
         return error;
     }

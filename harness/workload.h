@@ -59,4 +59,12 @@ extern const struct workload *const workloads[];
 extern const size_t n_workloads;
 const struct workload *workload_find(const char *name);
 
+struct db;
+struct db_load_stats;
+/* The "load" phase every workload starts with: reads 'o->dataset' into
+ * '*dbp' (with 'stats' if nonnull), counting its rows as the phase's items.
+ * Returns NULL or a malloc'd error naming file, record and offset. */
+char *workload_load_phase(struct bench *, const struct bench_options *o,
+                          struct db **dbp, struct db_load_stats *stats);
+
 #endif

@@ -3,6 +3,10 @@
 
 #include <string.h>
 
+#include "bench.h"
+#include "db.h"
+#include "db_file.h"
+
 const struct workload *const workloads[] = {
     &workload_load,
     &workload_dump,
@@ -22,4 +26,17 @@ workload_find(const char *name)
         }
     }
     return NULL;
+}
+
+char *
+workload_load_phase(struct bench *b, const struct bench_options *o,
+                    struct db **dbp, struct db_load_stats *stats)
+{
+    bench_phase_begin(b, "load");
+    char *error = db_load_file(o->dataset, dbp, stats);
+    if (!error) {
+        bench_phase_items(b, db_n_rows(*dbp));
+    }
+    bench_phase_end(b);
+    return error;
 }
