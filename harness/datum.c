@@ -10,6 +10,8 @@
 
 /* ---- Atoms ---- */
 
+enum string_atoms string_atoms = STRING_ATOMS_SHARED;
+
 void
 atom_init_default(union atom *a, enum atomic_type type)
 {
@@ -153,8 +155,10 @@ atom_from_json(union atom *a, const struct base_type *b,
         if (jt != JSON_STRING) {
             return type_mismatch(b, json);
         }
-        /* The stored atom is the parsed node itself, as in OVS >= 2.17. */
-        a->s = json_clone(json);
+        /* By default the stored atom is the parsed node itself, as in
+         * OVS >= 2.17. */
+        a->s = (string_atoms == STRING_ATOMS_SHARED
+                ? json_clone(json) : json_deep_clone(json));
         break;
     case ATOMIC_UUID: {
         if (jt != JSON_ARRAY || json_array_size(json) != 2

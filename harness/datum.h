@@ -33,6 +33,15 @@ struct datum {
 };
 
 /* Atoms. */
+
+/* How a string atom is made from its parsed JSON node.  SHARED keeps the
+ * parse tree's node (json_clone(): count++ in refcounted impls, as OVS has
+ * done since 2.17; a copy in the others).  COPY always makes a fresh node, so
+ * refcounted impls store strings as compactly as 'plain' does: this isolates
+ * what keeping the parse tree's scattered nodes costs. */
+enum string_atoms { STRING_ATOMS_SHARED, STRING_ATOMS_COPY };
+extern enum string_atoms string_atoms;
+
 void atom_init_default(union atom *, enum atomic_type);
 void atom_clone(union atom *dst, const union atom *src, enum atomic_type);
 void atom_destroy(union atom *, enum atomic_type);

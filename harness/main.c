@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "build_info.h"
+#include "datum.h"
 #include "ds.h"
 #include "file_hash.h"
 #include "json.h"
@@ -46,6 +47,11 @@ usage(FILE *stream)
 "  --no-sha256       do not hash DATASET for the results context\n"
 "  --no-heap-stats   do not read heap figures (glibc's mallinfo2 is slow on\n"
 "                    a large heap; they read as 0)\n"
+"  --string-atoms shared|copy\n"
+"                    shared (default, as OVS >= 2.17): a string atom is the\n"
+"                    parsed node itself, json_clone()d; copy: a fresh node,\n"
+"                    which shows what keeping the parse tree's scattered\n"
+"                    nodes costs a refcounted impl\n"
 "  --help            this text\n"
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
@@ -89,7 +95,7 @@ enum {
     OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
     OPT_TABLE, OPT_CONDITION, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
-    OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_HELP,
+    OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_HELP,
 };
 
 static void
@@ -112,6 +118,7 @@ parse_options(int argc, char *argv[], struct bench_options *o)
         { "followers", required_argument, NULL, OPT_FOLLOWERS },
         { "no-sha256", no_argument, NULL, OPT_NO_SHA256 },
         { "no-heap-stats", no_argument, NULL, OPT_NO_HEAP_STATS },
+        { "string-atoms", required_argument, NULL, OPT_STRING_ATOMS },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
     };
@@ -173,6 +180,16 @@ parse_options(int argc, char *argv[], struct bench_options *o)
             break;
         case OPT_NO_HEAP_STATS:
             metrics_heap_stats = false;
+            break;
+        case OPT_STRING_ATOMS:
+            if (!strcmp(optarg, "shared")) {
+                string_atoms = STRING_ATOMS_SHARED;
+            } else if (!strcmp(optarg, "copy")) {
+                string_atoms = STRING_ATOMS_COPY;
+            } else {
+                usage_error("--string-atoms: \"%s\" is not shared or copy",
+                            optarg);
+            }
             break;
         case 'h':
         case OPT_HELP:
@@ -246,6 +263,10 @@ main(int argc, char *argv[])
     ds_put_format(&params, "repetitions=%d seed=%llu", o.repetitions,
                   (unsigned long long) o.seed);
     w->describe(&o, &params);
+    if (string_atoms == STRING_ATOMS_COPY) {
+        /* Only when not the default, so that earlier results still match. */
+        ds_put_cstr(&params, " string_atoms=copy");
+    }
 
     const struct json_impl_info *info = json_impl_info();
     struct results_context ctx = {

@@ -15,7 +15,8 @@ from harnesslib import fail, run
 WORKLOADS = ['load', 'dump', 'compact', 'monitor', 'txn', 'raft']
 OPTIONS = ['--repetitions', '--seed', '--results', '--output', '--clients',
            '--batches', '--mode', '--table', '--condition', '--txns',
-           '--entries', '--followers', '--iterations', '--help']
+           '--entries', '--followers', '--iterations', '--string-atoms',
+           '--help']
 
 
 def main():
@@ -40,6 +41,7 @@ def main():
         (['raft', '--mode', 'cache', db], '--mode'),
         (['load', '--no-such-option', db], 'option'),
         (['load', db, db, db], 'too many'),
+        (['load', '--string-atoms', 'some', db], '--string-atoms'),
     ]
     for args, words in bad:
         p = run([exe] + args, expect_rc=2)

@@ -74,6 +74,23 @@ def main():
                      'refcount %d' % (db, i, r))
             print('ok: load/load alloc_calls refcount %d > inline %d on %s'
                   % (r, i, os.path.basename(db)))
+
+            # --string-atoms copy: a refcounted impl allocates a node per
+            # string atom instead of keeping the parsed one; plain copies
+            # either way, so its count does not move.
+            c = bench(results(refcount, ['load', '--string-atoms', 'copy',
+                                         db], tmp), 'load/load')['alloc_calls']
+            if not c > r:
+                fail('load %s: refcount --string-atoms copy %d allocations, '
+                     'not more than shared %d' % (db, c, r))
+            ps, pc = [bench(results(plain, ['load', '--string-atoms', m, db],
+                                    tmp), 'load/load')['alloc_calls']
+                      for m in ['shared', 'copy']]
+            if ps != pc:
+                fail('load %s: plain allocations %d (shared) != %d (copy)'
+                     % (db, ps, pc))
+            print('ok: --string-atoms copy: refcount %d -> %d, plain %d'
+                  % (r, c, ps))
     print('ok: allocation counts deterministic')
 
 
