@@ -1,7 +1,6 @@
 #include "metrics.h"
 
 #include <fcntl.h>
-#include <stdbool.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>

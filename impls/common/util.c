@@ -133,16 +133,3 @@ ovs_fatal(int err_no, const char *format, ...)
     putc('\n', stderr);
     exit(1);
 }
-
-int
-hexit_value(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    } else if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    } else if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}

@@ -43,8 +43,20 @@ char *xasprintf(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
 char *xvasprintf(const char *format, va_list) OVS_PRINTF_FORMAT(1, 0);
 void xfree(void *);
 
-/* The value of hex digit 'c' (either case), or -1 if it is not one. */
-int hexit_value(char c);
+/* The value of hex digit 'c' (either case), or -1 if it is not one.  Inline:
+ * the parser calls it per digit of every \u escape. */
+static inline int
+hexit_value(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    } else if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
 
 /* Prints "<program>: message" to stderr and exits with status 1. */
 void ovs_fatal(int err_no, const char *format, ...)
