@@ -14,6 +14,8 @@
 # as scripts/test.sh does (release, LTO, glibc).  See docs/suite.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Python side is one package, python/jsonbench/.
+export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 
 build=build
 args=("$@")
@@ -21,7 +23,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   case ${args[i]} in
     --build-dir) build=${args[i+1]} ;;
     --build-dir=*) build=${args[i]#--build-dir=} ;;
-    -h|--help) exec /usr/bin/python3 scripts/gate.py --help ;;
+    -h|--help) exec /usr/bin/python3 -m jsonbench.gate --help ;;
   esac
 done
 
@@ -31,4 +33,4 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build" >/dev/null
 # Debian's python3: scipy for --timings (the rest needs only the stdlib).
-exec /usr/bin/python3 scripts/gate.py --build-dir "$build" "$@"
+exec /usr/bin/python3 -m jsonbench.gate --build-dir "$build" "$@"

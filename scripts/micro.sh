@@ -58,15 +58,10 @@ fi
 ninja -C "$build" build.ninja >/dev/null   # re-runs meson if meson.build changed
 
 if [ -z "$impls" ]; then
-  # The build's own list of bench/ executables, in impl_names order (no
-  # stale files, no test-only impls built elsewhere).
-  impls=$(meson introspect --targets "$build" | /usr/bin/python3 -c '
-import json, os, sys
-prefix = "jsonbench-micro-"
-print(",".join(t["name"][len(prefix):] for t in json.load(sys.stdin)
-               if t["type"] == "executable" and t["name"].startswith(prefix)
-               and os.path.basename(os.path.dirname(t["defined_in"]))
-                   == "bench"))')
+  # The impls the build defines (python/jsonbench/build.py asks meson), in
+  # impl_names order: no stale files, no test-only impls built elsewhere.
+  impls=$(PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} \
+            /usr/bin/python3 -m jsonbench.build impls --micro "$build")
 fi
 impls=${impls%,}
 if [ -z "$impls" ]; then

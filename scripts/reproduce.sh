@@ -9,13 +9,15 @@
 # Example: scripts/reproduce.sh --scale 1          # the seeds' database sizes
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Python side is one package, python/jsonbench/.
+export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 
 case " $* " in
-  *" --help "*|*" -h "*) exec /usr/bin/python3 scripts/reproduce.py --help ;;
-  *" --dry-run "*) exec /usr/bin/python3 scripts/reproduce.py "$@" ;;
+  *" --help "*|*" -h "*) exec /usr/bin/python3 -m jsonbench.reproduce --help ;;
+  *" --dry-run "*) exec /usr/bin/python3 -m jsonbench.reproduce "$@" ;;
 esac
 
 scripts/deps.sh
 # Debian's python3 has matplotlib (the report's charts); a python3 earlier
 # on PATH (pyenv, venv) may not.
-exec /usr/bin/python3 scripts/reproduce.py "$@"
+exec /usr/bin/python3 -m jsonbench.reproduce "$@"

@@ -8,12 +8,14 @@
 # Example: scripts/suite.sh --impls plain,ovs --workloads load,dump --scale 0.01,0.02
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Python side is one package, python/jsonbench/.
+export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 
 case " $* " in
-  *" --help "*|*" -h "*) exec /usr/bin/python3 scripts/suite.py --help ;;
+  *" --help "*|*" -h "*) exec /usr/bin/python3 -m jsonbench.suite --help ;;
 esac
 
 scripts/deps.sh
 # Debian's python3 has matplotlib and scipy; a python3 earlier on PATH
 # (pyenv, venv) may not.
-exec /usr/bin/python3 scripts/suite.py "$@"
+exec /usr/bin/python3 -m jsonbench.suite "$@"

@@ -7,7 +7,8 @@
               fail (exit 1) and name the expected metric
 
 --valgrind checks instruction counts (exit 77 = skipped in sanitizer builds,
-where valgrind cannot run); without it, allocation counts only."""
+where valgrind cannot run); without it, allocation counts only.  The gate is
+python3 -m jsonbench.gate (PYTHONPATH=python/, as meson test sets it)."""
 
 import argparse
 import os
@@ -18,8 +19,8 @@ import tempfile
 SKIP = 77
 
 
-def gate(gate_py, *args):
-    r = subprocess.run([sys.executable, gate_py] + list(args),
+def gate(*args):
+    r = subprocess.run([sys.executable, "-m", "jsonbench.gate"] + list(args),
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return r.returncode, r.stdout
 
@@ -31,7 +32,7 @@ def measure(a, tmp, name, harness, micro):
     args += ["--micro", "ovs=" + micro] if micro else ["--no-micro"]
     if not a.valgrind:
         args.append("--no-valgrind")
-    rc, text = gate(a.gate, *args)
+    rc, text = gate(*args)
     print(text)
     if rc != 0:
         sys.exit("FAIL: measuring %s exited %d" % (name, rc))
@@ -41,7 +42,6 @@ def measure(a, tmp, name, harness, micro):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["aa", "regression"])
-    ap.add_argument("--gate", required=True)
     ap.add_argument("--build-root", required=True)
     ap.add_argument("--sanitize", default="none")
     ap.add_argument("--valgrind", action="store_true")
@@ -59,7 +59,7 @@ def main():
             cur = measure(a, tmp, "again", a.harness, a.micro)
         else:
             cur = measure(a, tmp, "regressed", a.regressed_harness, a.regressed_micro)
-        rc, text = gate(a.gate, "--baseline", base, "--current", cur)
+        rc, text = gate("--baseline", base, "--current", cur)
         print(text)
         if a.mode == "aa":
             if rc != 0:

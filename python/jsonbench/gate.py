@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Regression gate: deterministic figures of this build vs baselines/gate.json.
 
 Measured on tiny generated datasets (seeded, so byte-identical everywhere):
@@ -20,6 +19,7 @@ not comparable instead of as regressions.  Produce the baseline with the
 release build in build/ that scripts/test.sh makes (what CI runs)."""
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -28,21 +28,17 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-
-from jsonbench_scripts import gbench  # noqa: E402
-from jsonbench_scripts.env import build_options  # noqa: E402
+from . import ROOT, build, gbench
+from .env import build_options
+from .util import sha256_of
 
 BASELINE = os.path.join(ROOT, "baselines", "gate.json")
-IMPL_ORDER = ["plain", "refcount", "inline", "serialized", "ovs"]
-SCHEMAS = {"nb": "/usr/share/ovn/ovn-nb.ovsschema", "sb": "/usr/share/ovn/ovn-sb.ovsschema"}
 
-# Tiny datasets: fast natively and under valgrind (~50x slower).
-DATASETS = [  # (name, kind, scale, form)
-    ("nb", "nb", 0.001, "snapshot"),
-    ("nb-log", "nb", 0.001, "log"),
-    ("sb", "sb", 0.0005, "snapshot"),
+# Tiny datasets: fast natively and under valgrind (~50x slower); seed 1.
+DATASETS = [  # (name, kind, scale, form, transactions of a log form)
+    ("nb", "nb", 0.001, "snapshot", None),
+    ("nb-log", "nb", 0.001, "log", 50),
+    ("sb", "sb", 0.0005, "snapshot", None),
 ]
 # (label, dataset, workload, extra options, measured under valgrind too)
 WORKLOADS = [
@@ -112,54 +108,26 @@ def sanitized(facts):
 
 
 def make_datasets(build_dir, data_dir):
-    """Generate the tiny datasets (cached in data_dir by name)."""
-    gen = os.path.join(build_dir, "datasets", "ovsdb-gen")
-    if not os.access(gen, os.X_OK):
-        raise MeasureError("%s not built" % gen)
-    os.makedirs(data_dir, exist_ok=True)
+    """Generate the tiny datasets (cached in data_dir); {name: path}."""
     out = {}
-    for name, kind, scale, form in DATASETS:
-        profile = os.path.join(ROOT, "datasets", "profiles", kind + ".profile")
-        if not os.path.exists(profile):
-            log("gate: no %s, dataset %s skipped" % (os.path.relpath(profile, ROOT), name))
-            continue
-        path = os.path.join(data_dir, "%s-%g-%s.ovsdb" % (kind, scale, form))
-        # Regenerate when the generator or the profile is newer than the file.
-        if os.path.exists(path) and max(os.path.getmtime(gen), os.path.getmtime(profile)) > \
-                os.path.getmtime(path):
-            os.unlink(path)
-        if not os.path.exists(path):
-            cmd = [gen, "--schema", SCHEMAS[kind], "--profile", profile, "--scale", "%g" % scale,
-                   "--form", form, "--seed", "1", "-q", "-o", path]
-            if form == "log":
-                cmd[-2:-2] = ["--txns", "50"]
-            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            if r.returncode != 0:
-                log("gate: generating %s failed, skipped: %s" % (name, r.stderr.strip()[-300:]))
-                continue
-        out[name] = path
+    for name, kind, scale, form, txns in DATASETS:
+        try:
+            out[name] = build.ensure_dataset(build_dir, kind, scale, form, seed=1,
+                                             out_dir=data_dir, txns=txns, who="gate", say=log)
+        except build.DatasetError as exc:
+            log("gate: dataset %s skipped: %s" % (name, exc))
     return out
-
-
-def sha256(path):
-    import hashlib
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        h.update(f.read())
-    return h.hexdigest()
 
 
 def run_harness(exe, workload, opts, dataset, tmp, valgrind=False):
     res = os.path.join(tmp, "r.json")
-    cmd = [exe, workload, "--no-sha256", "--repetitions", "1", "--seed", "1"] + opts
-    if workload in ("dump", "compact"):
-        cmd += ["--output", os.path.join(tmp, "out")]
+    cmd = build.harness_cmd(exe, workload, dataset, opts, seed=1,
+                            results=None if valgrind else res,
+                            output=os.path.join(tmp, "out"), sha256=False)
     if valgrind:
         cg = os.path.join(tmp, "cachegrind.out")
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no",
-               "--cachegrind-out-file=" + cg, "-q"] + cmd + [dataset]
-    else:
-        cmd += ["--results", res, dataset]
+               "--cachegrind-out-file=" + cg, "-q"] + cmd
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         return None, r.stderr.strip()[-400:] or "exit %d" % r.returncode
@@ -210,26 +178,43 @@ def micro_instructions(exe, tmp):
     return {op: incl["bench_" + op] for op in MICRO_IR_OPS if "bench_" + op in incl}
 
 
-def measure(args):
-    build_dir = os.path.abspath(args.build_dir)
+def plan(args):
+    """What a run measures: {"harness": {impl: exe}, "micro": {impl: exe},
+    "workloads": ["dataset/label", ...], "datasets": [name, ...]}.  Every impl the
+    build defines (meson introspection), unless --impls narrows it or
+    --harness/--micro name executables; raises MeasureError when one is
+    not built, rather than leaving an impl out."""
+    build_dir = build.build_path(args.build_dir)
     harness = dict(h.split("=", 1) for h in args.harness or [])
     micro = dict(m.split("=", 1) for m in args.micro or [])
-    if not harness:
-        for impl in IMPL_ORDER:
-            exe = os.path.join(build_dir, "harness", "jsonbench-" + impl)
-            if os.access(exe, os.X_OK):
-                harness[impl] = exe
-    if not micro and not args.no_micro:
-        for impl in harness:
-            exe = os.path.join(build_dir, "bench", "jsonbench-micro-" + impl)
-            if os.access(exe, os.X_OK):
-                micro[impl] = exe
+    try:
+        if not harness:
+            harness = build.impls(build_dir)
+        if not micro and not args.no_micro:
+            micro = {k: v for k, v in build.impls(build_dir, "micro").items() if k in harness}
+    except build.BuildError as exc:
+        raise MeasureError(str(exc))
     if args.impls:
         keep = args.impls.split(",")
+        unknown = [k for k in keep if k not in harness]
+        if unknown:
+            raise MeasureError("--impls %s: not defined by the build (it has %s)"
+                               % (",".join(unknown), ",".join(harness)))
         harness = {k: v for k, v in harness.items() if k in keep}
         micro = {k: v for k, v in micro.items() if k in keep}
     if not harness:
         raise MeasureError("no harness executables in %s" % build_dir)
+    return {"build_dir": build_dir, "harness": harness, "micro": micro,
+            "workloads": ["%s/%s" % (w[1], w[0]) for w in WORKLOADS],
+            "datasets": [d[0] for d in DATASETS]}
+
+
+def measure(args):
+    p = plan(args)
+    build_dir, harness, micro = p["build_dir"], p["harness"], p["micro"]
+    missing = build.unbuilt(harness) + ["micro " + i for i in build.unbuilt(micro)]
+    if missing:
+        raise MeasureError("not built in %s: %s (run ninja)" % (build_dir, ", ".join(missing)))
     data = make_datasets(build_dir, args.data_dir or os.path.join(build_dir, "gate-data"))
     if not data:
         raise MeasureError("no gate dataset could be generated")
@@ -302,7 +287,7 @@ def measure(args):
     facts["valgrind"] = subprocess.run(["valgrind", "--version"], stdout=subprocess.PIPE,
                                        text=True).stdout.strip() if use_valgrind else ""
     return {
-        "meta": dict(facts, datasets={k: sha256(v) for k, v in data.items()},
+        "meta": dict(facts, datasets={k: sha256_of(v) for k, v in data.items()},
                      instructions_measured=bool(use_valgrind),
                      seconds=round(time.time() - t0, 1)),
         "metrics": metrics,
@@ -445,7 +430,7 @@ def parse_args(argv):
                     help="also gate CPU time (Mann-Whitney U, needs scipy and timing "
                          "samples in the baseline)")
     ap.add_argument("--timing-runs", type=int, default=5)
-    ap.add_argument("--impls", help="comma list (default: every built impl)")
+    ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
     ap.add_argument("--harness", action="append", metavar="IMPL=EXE",
                     help="measure this executable as IMPL (repeatable; tests use it)")
     ap.add_argument("--micro", action="append", metavar="IMPL=EXE")
@@ -453,12 +438,19 @@ def parse_args(argv):
     ap.add_argument("--no-valgrind", action="store_true")
     ap.add_argument("--data-dir", help="where the tiny datasets go (default <build>/gate-data)")
     ap.add_argument("--verbose", "-v", action="store_true", help="print every metric")
+    ap.add_argument("--plan", action="store_true",
+                    help="print what would be measured (impls and their executables, "
+                         "workloads, datasets) as JSON and stop")
     return ap.parse_args(argv)
 
 
 def main(argv):
     args = parse_args(argv)
     try:
+        if args.plan:
+            json.dump(plan(args), sys.stdout, indent=1)
+            sys.stdout.write("\n")
+            return 0
         if args.current:
             cur = gbench.read(args.current)
         else:

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Reproduce the seeds' published figures: claimed vs measured, one command.
 
 Reads the claims (claims/seeds.json), builds if needed, generates the NB/SB
@@ -17,7 +16,6 @@ published sizes (50 x 1000 and 5 x 10000 inserts), which take seconds."""
 import argparse
 import datetime
 import glob
-import json
 import os
 import shlex
 import shutil
@@ -26,14 +24,10 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-sys.path.insert(0, os.path.join(ROOT, "reports"))
-
-from jsonbench_scripts import gbench  # noqa: E402
-from jsonbench_scripts.env import collect_env, git_short_commit  # noqa: E402
-from jsonbench_scripts.runner import fmt_dur, log, meson_build, sha256_of  # noqa: E402
-from jsonbench_report import claims as C  # noqa: E402
+from . import ROOT, build, gbench
+from . import claims as C
+from .env import collect_env, git_short_commit
+from .util import fmt_dur, log, sha256_of
 
 DEFAULT_CLAIMS = os.path.join(ROOT, "claims", "seeds.json")
 
@@ -55,8 +49,9 @@ def parse_args(argv):
                     help="where generated datasets live (default datasets/out)")
     ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
     ap.add_argument("--regenerate", action="store_true",
-                    help="generate the datasets even if datasets/out has them (after a "
-                         "generator change)")
+                    help="generate the datasets even if up-to-date copies are cached "
+                         "(a cached one is stale when ovsdb-gen, the profile or the schema "
+                         "is newer)")
     ap.add_argument("--no-report", action="store_true", help="skip report.md/report.html")
     ap.add_argument("--no-caps", action="store_true",
                     help="ignore the claims' max_scale (monitor claims cap the scale: their "
@@ -84,85 +79,35 @@ def parse_args(argv):
     return args
 
 
+# ------------------------------------------------------------------ plan
+
+class Plan:
+    """What a reproduction runs: the claims document, the run groups
+    [(group key, [run, ...])], which claims use each run, and the steps
+    (group, run, repetition) in the order they run."""
+
+    def __init__(self, args):
+        self.doc = C.load_claims(args.claims)
+        self.only = [x.strip() for x in args.only.split(",")] if args.only else None
+        self.caps = not args.no_caps
+        self.groups, self.users = C.plan(self.doc, self.only, args.scale, self.caps)
+        self.n_claims = len({c for ids in self.users.values() for c in ids})
+        # Before and after interleaved repetition by repetition.
+        self.steps = [(g, run, rep) for g, runs in self.groups
+                      for rep in range(args.repetitions) for run in runs]
+
+    def n_runs(self):
+        return sum(len(r) for _, r in self.groups)
 
 
+def plan(args):
+    """The Plan of this command line (claims module only: no build, no
+    report); exits when --only matches nothing."""
+    p = Plan(args)
+    if not p.groups:
+        sys.exit("reproduce: no claim matches --only %s" % args.only)
+    return p
 
-
-# ------------------------------------------------------------------ build
-
-def ensure_build(args):
-    bdir = args.build_dir if os.path.isabs(args.build_dir) else os.path.join(ROOT, args.build_dir)
-    args.build_dir = bdir
-    if not args.no_build:
-        meson_build(bdir, "reproduce")
-
-
-# ------------------------------------------------------------------ datasets
-
-def _generator_inputs(doc, kind):
-    """Files whose change makes an existing generated dataset stale.  The
-    generator's sources are not among them: they change while it is being
-    developed without changing its output; --regenerate after a change
-    that does."""
-    prof = os.path.join(ROOT, doc["datasets"][kind]["profile"])
-    return [prof, doc["datasets"][kind]["schema"]]
-
-
-def dataset_path(args, kind, form, scale):
-    # The same names scripts/suite.sh uses, so both reuse each other's files.
-    return os.path.join(args.datasets_dir, "%s-s%g-%s-seed%d.ovsdb" % (kind, scale, form, args.seed))
-
-
-def ensure_dataset(args, doc, kind, form, scale):
-    """Path of the dataset, generated if missing or older than its inputs;
-    raises RuntimeError when it cannot be made."""
-    spec = doc["datasets"][kind]
-    prof = os.path.join(ROOT, spec["profile"])
-    if not os.path.exists(prof):
-        raise RuntimeError("no %s: the %s dataset cannot be generated yet"
-                           % (spec["profile"], kind.upper()))
-    path = dataset_path(args, kind, form, scale)
-    if os.path.exists(path) and not args.regenerate:
-        newest = max(os.path.getmtime(p) for p in _generator_inputs(doc, kind) if os.path.exists(p))
-        if os.path.getmtime(path) >= newest:
-            log("reproduce: reusing %s" % os.path.relpath(path, ROOT))
-            return path
-        log("reproduce: %s is older than its profile or schema: regenerating"
-            % os.path.relpath(path, ROOT))
-    gen = os.path.join(args.build_dir, "datasets", "ovsdb-gen")
-    if not os.access(gen, os.X_OK):
-        raise RuntimeError("%s is missing (build first)" % gen)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    cmd = [gen, "--schema", spec["schema"], "--profile", prof, "--scale", "%g" % scale,
-           "--form", form, "--seed", str(args.seed), "-o", path]
-    log("reproduce: generating %s" % os.path.relpath(path, ROOT))
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        raise RuntimeError("dataset generation failed: %s: %s"
-                           % (shlex.join(cmd), r.stderr.strip()[-500:]))
-    return path
-
-
-def dataset_stats(args, path):
-    """ovsdb-stats --json of a dataset, cached next to it."""
-    cache = path + ".stats.json"
-    if os.path.exists(cache) and os.path.getmtime(cache) >= os.path.getmtime(path):
-        with open(cache) as f:
-            return json.load(f)
-    exe = os.path.join(args.build_dir, "datasets", "ovsdb-stats")
-    r = subprocess.run([exe, "--json", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        log("reproduce: ovsdb-stats failed on %s: %s" % (path, r.stderr.strip()[-300:]))
-        return None
-    st = json.loads(r.stdout)
-    st["file"] = os.path.relpath(path, ROOT)
-    gbench.write_atomic(cache, st)
-    return st
-
-
-
-
-# ------------------------------------------------------------------ running
 
 def run_label(run):
     ds = ("%s-%g%s" % (run["dataset"], run["scale"], "-log" if run["form"] == "log" else "")
@@ -170,15 +115,87 @@ def run_label(run):
     return "%s__%s__%s" % (ds, C.variant_name(run), run["impl"])
 
 
-def harness_cmd(args, run, dataset, results, output):
+def dataset_file(args, run):
+    """Where the run's dataset is cached (None: built-in database)."""
+    if not run["dataset"]:
+        return None
+    return build.dataset_path(run["dataset"], run["scale"], run["form"], args.seed,
+                              args.datasets_dir)
+
+
+def run_cmd(args, run, dataset, results, output):
     exe = os.path.join(args.build_dir, "harness", "jsonbench-" + run["impl"])
-    cmd = [exe, run["workload"], "--repetitions", "1", "--seed", str(args.seed),
-           "--results", results, "--no-sha256"] + run["args"]
-    if run["workload"] in ("dump", "compact"):
-        cmd += ["--output", output]
-    if dataset:
-        cmd.append(dataset)
-    return cmd
+    return build.harness_cmd(exe, run["workload"], dataset, run["args"], args.seed,
+                             results, output, sha256=False)
+
+
+def print_plan(args, p):
+    for g, runs in p.groups:
+        for run in runs:
+            log("%-40s claims %s\n    %s" % (
+                run_label(run), ",".join(p.users[C.run_key(run)]),
+                shlex.join(run_cmd(args, run, dataset_file(args, run), "R.json", "OUT"))))
+    log("%d claims, %d runs x %d repetitions = %d processes"
+        % (p.n_claims, p.n_runs(), args.repetitions, len(p.steps)))
+
+
+# ------------------------------------------------------------------ datasets
+
+class Datasets:
+    """The datasets a plan needs: path or error per (kind, form, scale),
+    ovsdb-stats of the snapshots at --scale, what env.json records."""
+
+    def __init__(self):
+        self.paths, self.errors, self.stats, self.meta = {}, {}, {}, []
+        self.seconds = 0.0
+
+    def sha256(self, path):
+        return next(d["sha256"] for d in self.meta if d["path"] == build.rel(path))
+
+
+def prepare_datasets(args, p):
+    """Generate what is missing (build.ensure_dataset's one staleness rule;
+    --regenerate forces it) and remember what cannot be made."""
+    ds = Datasets()
+    t0 = time.time()
+    for kind, form, scale in sorted({(r["dataset"], r["form"], r["scale"])
+                                     for _, runs in p.groups for r in runs if r["dataset"]}):
+        spec = p.doc["datasets"][kind]
+        try:
+            ds.paths[(kind, form, scale)] = build.ensure_dataset(
+                args.build_dir, kind, scale, form, args.seed, args.datasets_dir,
+                profile=os.path.join(ROOT, spec["profile"]), schema=spec["schema"],
+                regenerate=args.regenerate, who="reproduce")
+        except build.DatasetError as exc:
+            ds.errors[(kind, form, scale)] = str(exc)
+            log("reproduce: %s" % exc)
+    ds.seconds = time.time() - t0
+    for (kind, form, scale), path in sorted(ds.paths.items()):
+        if form == "snapshot" and scale == args.scale:
+            st = build.dataset_stats(args.build_dir, path, "reproduce")
+            if st:
+                ds.stats[kind] = st
+        ds.meta.append({"label": "%s-%g%s" % (kind, scale, "-log" if form == "log" else ""),
+                        "path": build.rel(path), "kind": kind, "scale": scale,
+                        "form": form, "sha256": sha256_of(path),
+                        "bytes": os.path.getsize(path)})
+    return ds
+
+
+# ------------------------------------------------------------------ run
+
+class Progress:
+    """What the runs produced so far: per run key the google-benchmark data
+    of each repetition or the error, and the time taken."""
+
+    def __init__(self):
+        self.t_start = time.time()
+        self.t_runs = None
+        self.results = {}        # run key -> [gbench data per rep]
+        self.errors = {}         # run key -> message
+        self.seconds = {}        # run key -> (run, seconds of the last process)
+        self.group_seconds = {}  # group name -> seconds
+        self.interrupted = False
 
 
 def estimate(rest, seconds):
@@ -216,7 +233,7 @@ def estimate(rest, seconds):
 def run_once(args, run, dataset, tmp, rep):
     res = os.path.join(tmp, "rep-%d.json" % rep)
     out = os.path.join(tmp, "output")
-    cmd = harness_cmd(args, run, dataset, res, out)
+    cmd = run_cmd(args, run, dataset, res, out)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if os.path.exists(out):
         os.unlink(out)
@@ -227,6 +244,114 @@ def run_once(args, run, dataset, tmp, rep):
     os.unlink(res)
     return data
 
+
+def group_name(g):
+    return "%s %s%s%s" % (g[0], g[1] or "", ("@%g" % g[4]) if g[1] else "",
+                          (" " + g[3]) if g[3] else "")
+
+
+def run(args, p, ds, prog, checkpoint):
+    """Every step of the plan, one harness process each; a failed run is
+    recorded and its later repetitions skipped.  checkpoint() is called
+    whenever a run group is complete; Ctrl-C (or SIGTERM) stops the loop
+    and keeps what completed."""
+    prog.t_runs = time.time()
+    steps = p.steps
+    try:
+        with tempfile.TemporaryDirectory(prefix="jsonbench-reproduce-") as tmp:
+            for i, (g, run_, rep) in enumerate(steps):
+                key = C.run_key(run_)
+                if i and steps[i - 1][0] != g:
+                    checkpoint()
+                if key in prog.errors:
+                    continue
+                ds_key = (run_["dataset"], run_["form"], run_["scale"])
+                if run_["dataset"] and ds_key not in ds.paths:
+                    prog.errors[key] = ds.errors.get(ds_key, "dataset missing")
+                    continue
+                left = estimate(steps[i:], prog.seconds)
+                log("[%*d/%d] %s elapsed, %s left: %s rep %d/%d (claims %s)" % (
+                    len(str(len(steps))), i + 1, len(steps), fmt_dur(time.time() - prog.t_start),
+                    "~" + fmt_dur(left) if left is not None else "?", run_label(run_),
+                    rep + 1, args.repetitions, ",".join(p.users[key])))
+                t0 = time.time()
+                try:
+                    data = run_once(args, run_, ds.paths.get(ds_key), tmp, rep)
+                except (RuntimeError, OSError, ValueError) as exc:
+                    log("    FAILED: %s" % exc)
+                    prog.errors[key] = str(exc)
+                    continue
+                dt = time.time() - t0
+                prog.seconds[key] = (run_, dt)
+                prog.group_seconds[group_name(g)] = prog.group_seconds.get(group_name(g), 0.0) + dt
+                prog.results.setdefault(key, []).append(data)
+    except KeyboardInterrupt:
+        prog.interrupted = True
+        log("reproduce: interrupted; keeping the runs that completed")
+
+
+# ------------------------------------------------------------------ save
+
+def _index_entry(run_, rel_file, ctx):
+    a = run_["args"]
+    return {"file": rel_file, "impl": run_["impl"], "workload": run_["workload"],
+            "variant": C.variant_name(run_), "dataset": run_label(run_).split("__")[0],
+            "kind": (run_["dataset"] or "").upper(),
+            "scale": run_["scale"], "form": run_["form"],
+            "clients": int(a[a.index("--clients") + 1]) if "--clients" in a else None,
+            "mode": run_["mode"], "params": " ".join(a),
+            "allocator": ctx.get("allocator", "glibc"), "source": "harness"}
+
+
+def save(args, argv, p, ds, prog, out_dir, finished):
+    """Merge what has run so far into suite-shaped results (index.json +
+    runs/ + env.json) and claims-run.json; called after every run group,
+    so an interrupted reproduction can still be rendered (--from-results).
+    Returns (runs meta {run key: file or error}, seconds so far)."""
+    index, runs_meta = [], {}
+    for _g, runs in p.groups:
+        for run_ in runs:
+            key = C.run_key(run_)
+            done = len(prog.results.get(key, []))
+            if key in prog.errors or done < args.repetitions:
+                runs_meta[key] = {"error": prog.errors.get(key) or (
+                    "interrupted: %d of %d repetitions ran" % (done, args.repetitions)
+                    if finished else "not run yet")}
+                if key in prog.errors or not done:
+                    continue
+            merged = gbench.merge_repetitions(prog.results[key], workload=run_["workload"])
+            ctx = merged["context"]
+            ctx["suite_variant"] = C.variant_name(run_)
+            ds_path = ds.paths.get((run_["dataset"], run_["form"], run_["scale"]))
+            if ds_path:
+                ctx["dataset_sha256"] = ds.sha256(ds_path)
+            rel_file = os.path.join("runs", run_label(run_) + ".json")
+            gbench.write_atomic(os.path.join(out_dir, rel_file), merged)
+            runs_meta[key] = {"file": rel_file, "claims": p.users[key], "repetitions": done}
+            index.append(_index_entry(run_, rel_file, ctx))
+    duration = time.time() - prog.t_start
+    env = collect_env(ROOT, args.build_dir, "glibc")
+    env["command"] = "scripts/reproduce.sh " + shlex.join(argv)
+    env["datasets"] = ds.meta
+    env["duration_s"] = duration
+    env["load_average"] = " ".join("%.2f" % x for x in os.getloadavg())
+    gbench.write_atomic(os.path.join(out_dir, "index.json"),
+                        {"entries": index,
+                         "failures": [{"job": k, "error": v["error"][:2000]}
+                                      for k, v in runs_meta.items() if "error" in v]})
+    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
+    meta = {"claims": p.doc, "claims_file": os.path.relpath(args.claims, ROOT),
+            "scale": args.scale, "caps": p.caps, "repetitions": args.repetitions,
+            "seed": args.seed, "command_args": shlex.join(argv), "runs": runs_meta,
+            "dataset_stats": ds.stats, "complete": finished and not prog.interrupted,
+            "run_seconds": {k: round(v, 1) for k, v in prog.group_seconds.items()},
+            "duration_s": duration, "generate_s": ds.seconds,
+            "runs_s": time.time() - (prog.t_runs or prog.t_start)}
+    gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
+    return runs_meta, duration
+
+
+# ------------------------------------------------------------------ main
 
 def main(argv):
     args = parse_args(argv)
@@ -242,165 +367,35 @@ def main(argv):
     if args.from_results:
         render(args, os.path.abspath(args.from_results))
         return 0
-    t_start = time.time()
-    doc = C.load_claims(args.claims)
-    only = [x.strip() for x in args.only.split(",")] if args.only else None
-    caps = not args.no_caps
-    groups, users = C.plan(doc, only, args.scale, caps)
-    if not groups:
-        sys.exit("reproduce: no claim matches --only %s" % args.only)
-    n_claims = len({c for ids in users.values() for c in ids})
-    steps = [(g, run, rep) for g, runs in groups for rep in range(args.repetitions) for run in runs]
+    prog = Progress()
+    p = plan(args)
+    args.build_dir = build.build_path(args.build_dir)
     if args.dry_run:
-        for g, runs in groups:
-            for run in runs:
-                log("%-40s claims %s\n    %s" % (run_label(run),
-                                                ",".join(users[C.run_key(run)]),
-                                                shlex.join(harness_cmd(args, run, run["dataset"] and
-                                                                       dataset_path(args, run["dataset"], run["form"], run["scale"]),
-                                                                       "R.json", "OUT"))))
-        log("%d claims, %d runs x %d repetitions = %d processes"
-            % (n_claims, sum(len(r) for _, r in groups), args.repetitions, len(steps)))
+        print_plan(args, p)
         return 0
-
-    ensure_build(args)
+    if not args.no_build:
+        build.meson_build(args.build_dir, "reproduce")
     stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
     out_dir = os.path.abspath(args.out or os.path.join(
         ROOT, "results", "reproduce-%s-%s" % (stamp, git_short_commit(ROOT))))
     os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
-
-    # Datasets: generate what is missing, remember what cannot be made.
-    t_gen = time.time()
-    datasets, ds_errors, stats, ds_meta = {}, {}, {}, []
-    for kind, form, scale in sorted({(r["dataset"], r["form"], r["scale"]) for _, runs in groups
-                                     for r in runs if r["dataset"]}):
-        try:
-            datasets[(kind, form, scale)] = ensure_dataset(args, doc, kind, form, scale)
-        except RuntimeError as exc:
-            ds_errors[(kind, form, scale)] = str(exc)
-            log("reproduce: %s" % exc)
-    generate_s = time.time() - t_gen
-    for (kind, form, scale), path in sorted(datasets.items()):
-        if form == "snapshot" and scale == args.scale:
-            st = dataset_stats(args, path)
-            if st:
-                stats[kind] = st
-        ds_meta.append({"label": "%s-%g%s" % (kind, scale, "-log" if form == "log" else ""),
-                        "path": os.path.relpath(path, ROOT), "kind": kind, "scale": scale,
-                        "form": form, "sha256": sha256_of(path), "bytes": os.path.getsize(path)})
-
+    ds = prepare_datasets(args, p)
     log("reproduce: %d claims, %d runs x %d repetitions = %d processes, scale %g -> %s"
-        % (n_claims, sum(len(r) for _, r in groups), args.repetitions, len(steps), args.scale,
-           os.path.relpath(out_dir, ROOT)))
-
-    results = {}                 # run key -> [gbench data per rep] or error
-    errors = {}
-    seconds = {}                 # run key -> (run, seconds per process, last)
-    group_seconds = {}
-    t_runs = time.time()
-
-    def save(finished):
-        """Merge what has run so far into suite-shaped results (index.json +
-        runs/) and claims-run.json: called after every run group, so an
-        interrupted reproduction can still be rendered (--from-results)."""
-        index, runs_meta = [], {}
-        for g, runs in groups:
-            for run in runs:
-                key = C.run_key(run)
-                done = len(results.get(key, []))
-                if key in errors or done < args.repetitions:
-                    runs_meta[key] = {"error": errors.get(key) or (
-                        "interrupted: %d of %d repetitions ran" % (done, args.repetitions)
-                        if finished else "not run yet")}
-                    if key in errors or not done:
-                        continue
-                merged = gbench.merge_repetitions(results[key], workload=run["workload"])
-                ctx = merged["context"]
-                ctx["suite_variant"] = C.variant_name(run)
-                ds_path = datasets.get((run["dataset"], run["form"], run["scale"]))
-                if ds_path:
-                    ctx["dataset_sha256"] = next(d["sha256"] for d in ds_meta
-                                                 if d["path"] == os.path.relpath(ds_path, ROOT))
-                label = run_label(run)
-                rel = os.path.join("runs", label + ".json")
-                gbench.write_atomic(os.path.join(out_dir, rel), merged)
-                runs_meta[key] = {"file": rel, "claims": users[key], "repetitions": done}
-                a = run["args"]
-                index.append({"file": rel, "impl": run["impl"], "workload": run["workload"],
-                              "variant": C.variant_name(run),
-                              "dataset": label.split("__")[0],
-                              "kind": (run["dataset"] or "").upper(),
-                              "scale": run["scale"], "form": run["form"],
-                              "clients": int(a[a.index("--clients") + 1]) if "--clients" in a else None,
-                              "mode": run["mode"], "params": " ".join(a),
-                              "allocator": ctx.get("allocator", "glibc"), "source": "harness"})
-        duration = time.time() - t_start
-        env = collect_env(ROOT, args.build_dir, "glibc")
-        env["command"] = "scripts/reproduce.sh " + shlex.join(argv)
-        env["datasets"] = ds_meta
-        env["duration_s"] = duration
-        env["load_average"] = " ".join("%.2f" % x for x in os.getloadavg())
-        gbench.write_atomic(os.path.join(out_dir, "index.json"),
-                            {"entries": index,
-                             "failures": [{"job": k, "error": v["error"][:2000]}
-                                          for k, v in runs_meta.items() if "error" in v]})
-        gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
-        meta = {"claims": doc, "claims_file": os.path.relpath(args.claims, ROOT),
-                "scale": args.scale, "caps": caps, "repetitions": args.repetitions,
-                "seed": args.seed, "command_args": shlex.join(argv), "runs": runs_meta,
-                "dataset_stats": stats, "complete": finished and not interrupted,
-                "run_seconds": {k: round(v, 1) for k, v in group_seconds.items()},
-                "duration_s": duration, "generate_s": generate_s,
-                "runs_s": time.time() - t_runs}
-        gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
-        return runs_meta, duration
-
-    interrupted = False
-    try:
-        with tempfile.TemporaryDirectory(prefix="jsonbench-reproduce-") as tmp:
-            for i, (g, run, rep) in enumerate(steps):
-                key = C.run_key(run)
-                gname = "%s %s%s%s" % (g[0], g[1] or "", ("@%g" % g[4]) if g[1] else "",
-                                       (" " + g[3]) if g[3] else "")
-                if i and steps[i - 1][0] != g:
-                    save(False)
-                if key in errors:
-                    continue
-                ds_key = (run["dataset"], run["form"], run["scale"])
-                if run["dataset"] and ds_key not in datasets:
-                    errors[key] = ds_errors.get(ds_key, "dataset missing")
-                    continue
-                left = estimate(steps[i:], seconds)
-                log("[%*d/%d] %s elapsed, %s left: %s rep %d/%d (claims %s)" % (
-                    len(str(len(steps))), i + 1, len(steps), fmt_dur(time.time() - t_start),
-                    "~" + fmt_dur(left) if left is not None else "?", run_label(run),
-                    rep + 1, args.repetitions, ",".join(users[key])))
-                t0 = time.time()
-                try:
-                    data = run_once(args, run, datasets.get(ds_key), tmp, rep)
-                except (RuntimeError, OSError, ValueError) as exc:
-                    log("    FAILED: %s" % exc)
-                    errors[key] = str(exc)
-                    continue
-                dt = time.time() - t0
-                seconds[key] = (run, dt)
-                group_seconds[gname] = group_seconds.get(gname, 0.0) + dt
-                results.setdefault(key, []).append(data)
-    except KeyboardInterrupt:
-        interrupted = True
-        log("reproduce: interrupted; keeping the runs that completed")
-    runs_meta, duration = save(True)
+        % (p.n_claims, p.n_runs(), args.repetitions, len(p.steps), args.scale,
+           build.rel(out_dir)))
+    run(args, p, ds, prog, lambda: save(args, argv, p, ds, prog, out_dir, False))
+    runs_meta, duration = save(args, argv, p, ds, prog, out_dir, True)
 
     runs_loaded = {k: ({"data": gbench.read(os.path.join(out_dir, v["file"]))} if v.get("file")
                        else {"error": v["error"]}) for k, v in runs_meta.items()}
-    rows = C.evaluate(doc, runs_loaded, stats, args.scale, caps)
+    rows = C.evaluate(p.doc, runs_loaded, ds.stats, args.scale, p.caps)
     print_table(rows)
     log("reproduce: %d claims, %s; %d run(s) failed; took %s; results in %s" % (
         len(rows), ", ".join("%s %d" % kv for kv in sorted(C.summary_counts(rows).items())),
-        len(errors), fmt_dur(duration), os.path.relpath(out_dir, ROOT)))
+        len(prog.errors), fmt_dur(duration), build.rel(out_dir)))
     if not args.no_report:
         render(args, out_dir)
-    return 1 if errors or interrupted else 0
+    return 1 if prog.errors or prog.interrupted else 0
 
 
 def fill(primary, other, out_dir):
@@ -440,7 +435,7 @@ def fill(primary, other, out_dir):
     gbench.write_atomic(os.path.join(out_dir, "index.json"), index)
     gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
     gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta_a)
-    log("reproduce: %d runs taken from %s" % (len(taken), os.path.relpath(other, ROOT)))
+    log("reproduce: %d runs taken from %s" % (len(taken), build.rel(other)))
 
 
 def _note_export(env):
@@ -460,7 +455,7 @@ def _note_export(env):
 def render(args, out_dir):
     """report.md + report.html in out_dir; with --publish, report.md and the
     charts it links copied to that folder (old charts there removed)."""
-    from jsonbench_report import generate
+    from .report import generate  # matplotlib: only when rendering
     loaded = C.load_run(out_dir)
     if not loaded:
         sys.exit("reproduce: %s has no %s" % (out_dir, C.RUN_FILE))
@@ -470,8 +465,8 @@ def render(args, out_dir):
     scale = loaded[2].get("scale")
     html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale)
     md = os.path.join(out_dir, "report.md")
-    log("reproduce: report %s" % os.path.relpath(html, ROOT))
-    log("reproduce: report %s" % os.path.relpath(md, ROOT))
+    log("reproduce: report %s" % build.rel(html))
+    log("reproduce: report %s" % build.rel(md))
     if not args.publish:
         return
     dest = os.path.abspath(args.publish)
@@ -489,7 +484,7 @@ def render(args, out_dir):
     with open(tmp, "w") as f:
         f.write(text)
     os.replace(tmp, os.path.join(dest, "report.md"))
-    log("reproduce: published %s" % os.path.relpath(os.path.join(dest, "report.md"), ROOT))
+    log("reproduce: published %s" % build.rel(os.path.join(dest, "report.md")))
 
 
 def print_table(rows):

@@ -1,5 +1,9 @@
-"""ovsdb-jsonbench report generator: results folder -> report.md + report.html."""
+"""ovsdb-jsonbench report generator: results folder -> report.md + report.html.
 
+Command line: python3 -m jsonbench.report RESULTS [--out DIR] [--title TEXT]
+(reports/generate.py is the wrapper users run)."""
+
+import argparse
 import os
 import sys
 
@@ -56,3 +60,17 @@ def generate(results_dir, out_dir=None, title=None, sections=None):
     html_path = os.path.join(out_dir, "report.html")
     _write_atomic(html_path, document.render_html(title, intro, built))
     return html_path
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="reports/generate.py",
+                                 description="Generate report.md and report.html (+ charts/) "
+                                             "from a results folder.")
+    ap.add_argument("results", help="results folder (results/<stamp>-<commit>/) or a JSON file")
+    ap.add_argument("--out", help="output folder (default: the results folder)")
+    ap.add_argument("--title")
+    args = ap.parse_args(argv)
+    path = generate(args.results, args.out, args.title)
+    print("report: %s" % path)
+    print("report: %s" % os.path.join(os.path.dirname(path), "report.md"))
+    return 0

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Run the ovsdb-jsonbench suite and generate its report.
 
 Every impl x workload (x variant) runs --repetitions times, each repetition a
@@ -21,23 +20,18 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from . import ROOT, build, gbench
+from .env import collect_env, git_short_commit
+from .util import fmt_dur, log, sha256_of
 
-from jsonbench_scripts import gbench  # noqa: E402
-from jsonbench_scripts.env import collect_env, git_short_commit  # noqa: E402
-from jsonbench_scripts.runner import fmt_dur, log, meson_build, sha256_of  # noqa: E402
-
-IMPL_ORDER = ["plain", "refcount", "inline", "serialized", "ovs"]
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
-SCHEMAS = {"nb": "/usr/share/ovn/ovn-nb.ovsschema", "sb": "/usr/share/ovn/ovn-sb.ovsschema"}
 
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="scripts/suite.sh", description=__doc__.split("\n\n")[0],
         epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--impls", help="comma list (default: every built jsonbench-<impl>)")
+    ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
     ap.add_argument("--workloads", default=",".join(ALL_WORKLOADS),
                     help="comma list of %s and 'micro' (default: all six; add micro "
                          "for the micro-benchmarks)" % ", ".join(ALL_WORKLOADS))
@@ -68,10 +62,6 @@ def parse_args(argv):
     return ap.parse_args(argv)
 
 
-
-
-
-
 def csv(text):
     return [x.strip() for x in text.split(",") if x.strip()]
 
@@ -80,45 +70,12 @@ def csv(text):
 
 def ensure_build(args):
     bdir = args.build_dir or ("build" if args.allocator == "glibc" else "build-" + args.allocator)
-    args.build_dir = os.path.join(ROOT, bdir)
+    args.build_dir = build.build_path(bdir)
     if not args.no_build:
-        meson_build(args.build_dir, "suite", ["-Dallocator=" + args.allocator])
-
-
-def built_impls(build_dir, prefix):
-    exes = glob.glob(os.path.join(build_dir, prefix + "*"))
-    names = [os.path.basename(p)[len(os.path.basename(prefix)):] for p in exes
-             if os.access(p, os.X_OK) and not p.endswith((".p", ".so"))]
-    names = [n for n in names if n and "regressed" not in n]
-    return [i for i in IMPL_ORDER if i in names] + sorted(set(names) - set(IMPL_ORDER))
+        build.meson_build(args.build_dir, "suite", ["-Dallocator=" + args.allocator])
 
 
 # ---------------------------------------------------------------- datasets
-
-def dataset_path(kind, scale, form, seed):
-    return os.path.join(ROOT, "datasets", "out", "%s-s%g-%s-seed%d.ovsdb" % (kind, scale, form, seed))
-
-
-def ensure_dataset(args, kind, scale, form):
-    path = dataset_path(kind, scale, form, args.seed)
-    gen = os.path.join(args.build_dir, "datasets", "ovsdb-gen")
-    profile = os.path.join(ROOT, "datasets", "profiles", kind + ".profile")
-    # Reuse a generated file unless the generator or its profile is newer.
-    if os.path.exists(path) and all(
-            not os.path.exists(p) or os.path.getmtime(p) <= os.path.getmtime(path)
-            for p in (gen, profile)):
-        return path
-    if not os.access(gen, os.X_OK):
-        sys.exit("suite: %s is missing (build the datasets first)" % gen)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    cmd = [gen, "--schema", SCHEMAS[kind], "--profile", profile, "--scale", "%g" % scale,
-           "--form", form, "--seed", str(args.seed), "-o", path]
-    log("suite: generating %s" % os.path.relpath(path, ROOT))
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.exit("suite: dataset generation failed: %s\n%s" % (shlex.join(cmd), r.stderr[-2000:]))
-    return path
-
 
 def schema_kind(path):
     """NB or SB from the schema record of an OVSDB file."""
@@ -146,8 +103,6 @@ def record_count(path, stop=3):
                 break
             n += 1
     return n
-
-
 
 
 # ---------------------------------------------------------------- plan
@@ -203,13 +158,9 @@ def plan(args, impls, workloads, datasets):
 
 # ---------------------------------------------------------------- running
 
-def harness_cmd(args, job, results_path, output_path):
-    exe = os.path.join(args.build_dir, "harness", "jsonbench-" + job.impl)
-    cmd = [exe, job.workload, "--repetitions", "1", "--seed", str(args.seed),
-           "--results", results_path] + job.opts
-    if job.workload in ("dump", "compact"):
-        cmd += ["--output", output_path]
-    return cmd + [job.ds["path"]]
+def job_cmd(args, job, results_path, output_path):
+    return build.harness_cmd(args.exes[job.impl], job.workload, job.ds["path"], job.opts,
+                             args.seed, results_path, output_path)
 
 
 def run_job(args, job, out_dir, tmp):
@@ -219,13 +170,13 @@ def run_job(args, job, out_dir, tmp):
     os.makedirs(os.path.join(out_dir, "hyperfine"), exist_ok=True)
     reps_dir = os.path.join(tmp, job.name)
     os.makedirs(reps_dir, exist_ok=True)
-    probe = harness_cmd(args, job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
+    probe = job_cmd(args, job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
     r = subprocess.run(probe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(probe),
                                                  (r.stderr or r.stdout)[-1500:]))
     # Each hyperfine run writes its own results file: $$ is the run's shell.
-    cmd = harness_cmd(args, job, "__RESULTS__", "__OUTPUT__")
+    cmd = job_cmd(args, job, "__RESULTS__", "__OUTPUT__")
     shell_cmd = shlex.join(cmd).replace(
         "__RESULTS__", shlex.quote(reps_dir) + "/rep-$$.json").replace(
         "__OUTPUT__", shlex.quote(tmp) + "/out-$$")
@@ -253,8 +204,13 @@ def run_job(args, job, out_dir, tmp):
 def run_micro(args, impls, out_dir):
     entries = []
     os.makedirs(os.path.join(out_dir, "micro"), exist_ok=True)
+    try:
+        exes = build.impls(args.build_dir, "micro")
+    except build.BuildError as exc:
+        log("suite: %s: micro-benchmarks skipped" % exc)
+        return entries
     for impl in impls:
-        exe = os.path.join(args.build_dir, "bench", "jsonbench-micro-" + impl)
+        exe = exes.get(impl, os.path.join(args.build_dir, "bench", "jsonbench-micro-" + impl))
         if not os.access(exe, os.X_OK):
             log("suite: no %s, micro-benchmarks skipped for %s" % (os.path.relpath(exe, ROOT), impl))
             continue
@@ -333,12 +289,15 @@ def main(argv):
     args = parse_args(argv)
     t_start = time.time()
     ensure_build(args)
-    harness_impls = built_impls(args.build_dir, os.path.join(args.build_dir, "harness", "jsonbench-"))
-    impls = csv(args.impls) if args.impls else harness_impls
-    missing = [i for i in impls if i not in harness_impls]
+    try:
+        args.exes = build.impls(args.build_dir)
+    except build.BuildError as exc:
+        sys.exit("suite: %s" % exc)
+    impls = csv(args.impls) if args.impls else list(args.exes)
+    missing = [i for i in impls if i not in args.exes]
     if missing:
-        sys.exit("suite: no harness executable for %s in %s (built: %s)"
-                 % (", ".join(missing), args.build_dir, ", ".join(harness_impls) or "none"))
+        sys.exit("suite: the build in %s defines no impl %s (it has: %s)"
+                 % (args.build_dir, ", ".join(missing), ", ".join(args.exes) or "none"))
     workloads = csv(args.workloads)
     unknown = [w for w in workloads if w not in ALL_WORKLOADS + ["micro"]]
     if unknown:
@@ -372,7 +331,7 @@ def main(argv):
                         continue
                     if form == "snapshot" and scale != scales[0] and "load" not in workloads:
                         continue
-                    path = dataset_path(kind, scale, form, args.seed)
+                    path = build.dataset_path(kind, scale, form, args.seed)
                     label = "%s-%g%s" % (kind, scale, "-log" if form == "log" else "")
                     datasets.append({"label": label, "path": path, "kind": kind,
                                      "scale": scale, "form": form, "generated": True})
@@ -380,12 +339,20 @@ def main(argv):
     if args.dry_run:
         for j in jobs:
             log("%-10s %-20s %-14s %s" % (j.impl, j.variant, j.ds["label"],
-                                         shlex.join(harness_cmd(args, j, "R.json", "OUT"))))
+                                         shlex.join(job_cmd(args, j, "R.json", "OUT"))))
         log("%d jobs x %d repetitions" % (len(jobs), args.repetitions))
         return 0
+    unbuilt = build.unbuilt({i: args.exes[i] for i in impls})
+    if unbuilt:
+        sys.exit("suite: %s not built in %s (run ninja, or drop --no-build)"
+                 % (", ".join(unbuilt), args.build_dir))
     for ds in datasets:
         if ds.get("generated") and any(j.ds is ds for j in jobs):
-            ensure_dataset(args, ds["kind"], ds["scale"], ds["form"])
+            try:
+                build.ensure_dataset(args.build_dir, ds["kind"], ds["scale"], ds["form"],
+                                     args.seed, who="suite")
+            except build.DatasetError as exc:
+                sys.exit("suite: %s" % exc)
     used = [ds for ds in datasets if any(j.ds is ds for j in jobs)]
     for ds in used:
         ds["sha256"] = sha256_of(ds["path"])
@@ -413,8 +380,7 @@ def main(argv):
     log("suite: %d jobs ran, %d failed, in %s; results in %s"
         % (len(index), len(failures), fmt_dur(time.time() - t_start), os.path.relpath(out_dir, ROOT)))
     if not args.no_report and index:
-        sys.path.insert(0, os.path.join(ROOT, "reports"))
-        from jsonbench_report import generate
+        from .report import generate  # matplotlib: only when a report is wanted
         html = generate(out_dir)
         log("suite: report %s" % os.path.relpath(html, ROOT))
         log("suite: report %s" % os.path.relpath(os.path.join(out_dir, "report.md"), ROOT))

@@ -1,0 +1,7 @@
+"""python3 -m jsonbench.report: the report generator's command line."""
+
+import sys
+
+from . import main
+
+sys.exit(main(sys.argv[1:]))

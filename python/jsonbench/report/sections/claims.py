@@ -1,0 +1,107 @@
+"""Report section: the seed claims table, claimed vs measured (results of
+scripts/reproduce.sh only; other results folders have no claims-run.json)."""
+
+import os
+
+from ...claims import (HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE, VERDICT_OUTSIDE,
+                       VERDICT_WITHIN, evaluate, load_run, summary_counts, table_rows)
+from ..charts import figure
+from ..document import Figure, Section, Table
+
+
+def build(ctx):
+    """The report section: claims table, datasets and how to read it."""
+    loaded = load_run(ctx.results.root) if os.path.isdir(ctx.results.root) else None
+    if not loaded:
+        return None
+    doc, runs, meta = loaded
+    rows = evaluate(doc, runs, meta.get("dataset_stats"), meta.get("scale", 1.0),
+                    meta.get("caps", True))
+    s = Section("Seed claims: claimed vs measured", "claims")
+    reps = meta.get("repetitions")
+    s.para("Produced by `scripts/reproduce.sh %s` at dataset scale %g (1 = the seeds' "
+           "database sizes), %s per run (each a separate process; before and after "
+           "interleaved)%s.  The claims, their sources and tolerances are data in "
+           "`claims/seeds.json`; `claims/README.md` explains the tolerance."
+           % (meta.get("command_args", ""), meta.get("scale"),
+              "1 repetition" if reps == 1 else "%s repetitions" % reps,
+              ": single values, no median, so small changes are within run-to-run noise"
+              if reps == 1 else ", values are medians"))
+    filled = meta.get("filled_from")
+    if filled:
+        s.para("Runs not made by that command (the claims capped at a smaller scale, or "
+               "left out with `--only`) come from `%s` (`scripts/reproduce.sh %s`, same "
+               "build and datasets): %d runs; that reproduction took %.0f s." % (
+                   filled["folder"], filled["command_args"], len(filled["runs"]),
+                   filled.get("duration_s") or 0))
+    if meta.get("complete") is False:
+        s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
+               "had not finished are marked 'not measured'.")
+    counts = summary_counts(rows)
+    s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
+    s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
+    fig_path = _change_chart(ctx, rows)
+    if fig_path:
+        s.add(Figure(fig_path, "Claimed vs measured relative change per claim (after vs "
+                     "before; negative = smaller/faster).  Claims without a figure and "
+                     "unmeasured ones are left out."))
+    tol = doc.get("defaults", {}).get("tolerance", {})
+    if tol.get("why"):
+        s.para("**Tolerance.** " + tol["why"] + "  Noise band (a smaller measured change "
+               "counts as no change): " + ", ".join(
+                   "%s %.0f%%" % kv for kv in sorted(tol.get("noise_pct", {}).items())) + ".")
+    st = meta.get("dataset_stats") or {}
+    if st:
+        drows = []
+        for name, d in sorted(st.items()):
+            strings = d.get("strings") or 0
+            drows.append([name.upper(), d.get("file", ""), "%.1f MB" % (d.get("bytes", 0) / 1e6),
+                          "{:,}".format(d.get("rows_total", 0)),
+                          "{:,}".format(d.get("atoms_total", 0)),
+                          "{:,}".format(strings),
+                          "%.0f%%" % (100.0 * d.get("strings_le_23", 0) / strings) if strings else "-",
+                          "%.1f B" % (d.get("string_bytes", 0) / strings) if strings else "-",
+                          (doc.get("datasets", {}).get(name, {}).get("seed_size", ""))])
+        s.add(Table(["dataset", "file", "size", "rows", "atoms", "string atoms",
+                     "strings <= 23 B", "mean string", "seed's database"], drows,
+                    caption="Generated datasets measured (ovsdb-stats)",
+                    align=["l", "l", "r", "r", "r", "r", "r", "r", "l"]))
+    timing = meta.get("run_seconds") or {}
+    if timing:
+        trows = [[k, "%.1f s" % v] for k, v in timing.items()]
+        s.add(Table(["run group", "wall time"], trows,
+                    caption="Time per run group (all repetitions, before and after)",
+                    align=["l", "r"]))
+    if meta.get("duration_s"):
+        s.para("Whole reproduction: %.0f s (%.1f min), including dataset generation %.0f s."
+               % (meta["duration_s"], meta["duration_s"] / 60, meta.get("generate_s", 0)))
+    return s
+
+
+def _change_chart(ctx, rows):
+    """Horizontal bars: claimed and measured change (%) side by side."""
+    pts = [r for r in rows if r.get("claimed_change_pct") is not None
+           and r.get("measured_change_pct") is not None]
+    if not pts:
+        return None
+    fig, axes = figure(width=9.0, height=0.32 * len(pts) + 1.9)
+    ax = axes[0]
+    ys = list(range(len(pts)))[::-1]
+    h = 0.38
+    ax.barh([y + h / 2 for y in ys], [r["claimed_change_pct"] for r in pts], h,
+            label="claimed", color="#8c8c8c")
+    colors = {VERDICT_WITHIN: "#55a868", VERDICT_OUTSIDE: "#dd8452",
+              VERDICT_OPPOSITE: "#c44e52", VERDICT_NOISE: "#ccb974"}
+    ax.barh([y - h / 2 for y in ys], [max(min(r["measured_change_pct"], 300), -100) for r in pts],
+            h, color=[colors.get(r["verdict"], "#4c72b0") for r in pts],
+            label="measured (green: within tolerance, orange: outside, red: opposite, "
+                  "yellow: no change)")
+    ax.set_yticks(ys)
+    ax.set_yticklabels([r["id"] for r in pts], fontsize=8)
+    ax.axvline(0, color="#333", linewidth=0.8)
+    ax.set_xlabel("change after vs before (%)")
+    ax.set_title("Seed claims: claimed vs measured change", fontsize=11)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.9 / fig.get_figheight()),
+              ncol=2, frameon=False)
+    return ctx.charts.save(fig, "claims-change")
