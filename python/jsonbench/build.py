@@ -76,6 +76,9 @@ def impls(build_dir, kind="harness"):
     new impl needs no edit here and a stale file left in the build dir is
     not one.  The executables may not be built yet.  Raises BuildError."""
     subdir, prefix = EXECUTABLES[kind]
+    if not os.path.isdir(os.path.join(build_dir, "meson-info")):
+        raise BuildError("%s is not a meson build dir (no meson-info/): meson setup it first"
+                         % build_dir)
     try:
         r = subprocess.run(["meson", "introspect", "--targets", build_dir],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -128,9 +131,9 @@ def is_stale(path, inputs):
 def ensure_dataset(build_dir, kind, scale, form, seed=1, out_dir=DATASETS_DIR, txns=None,
                    profile=None, schema=None, regenerate=False, who="jsonbench", say=log):
     """Path of the dataset, generated with the build's ovsdb-gen unless an
-    up-to-date copy is cached (is_stale); written under a temporary name
-    and renamed, so an interrupted run leaves no partial file.  Raises
-    DatasetError."""
+    up-to-date copy is cached (is_stale).  ovsdb-gen writes through a
+    temporary file, so an interrupted run leaves no partial dataset.
+    Raises DatasetError."""
     profile = profile or os.path.join(PROFILES_DIR, kind + ".profile")
     schema = schema or SCHEMAS[kind]
     if not os.path.exists(profile):
@@ -144,20 +147,16 @@ def ensure_dataset(build_dir, kind, scale, form, seed=1, out_dir=DATASETS_DIR, t
     if not os.access(gen, os.X_OK):
         raise DatasetError("%s is missing (build first)" % gen)
     os.makedirs(out_dir, exist_ok=True)
-    tmp = "%s.%d.tmp" % (path, os.getpid())
     cmd = [gen, "--schema", schema, "--profile", profile, "--scale", "%g" % scale,
            "--form", form, "--seed", str(seed), "-q"]
     if txns:
         cmd += ["--txns", str(txns)]
-    cmd += ["-o", tmp]
+    cmd += ["-o", path]
     say("%s: generating %s" % (who, rel(path)))
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         raise DatasetError("dataset generation failed: %s: %s"
                            % (shlex.join(cmd), r.stderr.strip()[-500:]))
-    os.replace(tmp, path)
     return path
 
 
