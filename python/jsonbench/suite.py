@@ -76,6 +76,7 @@ def ensure_build(args):
 
 
 # ---------------------------------------------------------------- datasets
+# Generated ones come from build.ensure_dataset; these read --dataset files.
 
 def schema_kind(path):
     """NB or SB from the schema record of an OVSDB file."""
