@@ -103,6 +103,13 @@ def impls(build_dir, kind="harness"):
     return out
 
 
+def exe_path(build_dir, impl, kind="harness"):
+    """Where the build puts the executable of 'impl' (without asking meson:
+    for a plan printed before anything is built)."""
+    subdir, prefix = EXECUTABLES[kind]
+    return os.path.join(build_dir, subdir, prefix + impl)
+
+
 def unbuilt(exes):
     """The impls of an impls() dict whose executable is not there (yet)."""
     return [i for i, p in exes.items() if not os.access(p, os.X_OK)]

@@ -124,9 +124,8 @@ def dataset_file(args, run):
 
 
 def run_cmd(args, run, dataset, results, output):
-    exe = os.path.join(args.build_dir, "harness", "jsonbench-" + run["impl"])
-    return build.harness_cmd(exe, run["workload"], dataset, run["args"], args.seed,
-                             results, output, sha256=False)
+    return build.harness_cmd(build.exe_path(args.build_dir, run["impl"]), run["workload"],
+                             dataset, run["args"], args.seed, results, output, sha256=False)
 
 
 def print_plan(args, p):

@@ -211,7 +211,7 @@ def run_micro(args, impls, out_dir):
         log("suite: %s: micro-benchmarks skipped" % exc)
         return entries
     for impl in impls:
-        exe = exes.get(impl, os.path.join(args.build_dir, "bench", "jsonbench-micro-" + impl))
+        exe = exes.get(impl, build.exe_path(args.build_dir, impl, "micro"))
         if not os.access(exe, os.X_OK):
             log("suite: no %s, micro-benchmarks skipped for %s" % (os.path.relpath(exe, ROOT), impl))
             continue
