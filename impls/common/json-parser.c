@@ -148,9 +148,12 @@ finish_string(struct json_parser *p)
         token.len = p->buffer.length;
         parser_token(p, &token);
     } else {
+        /* Unescape only up to the first NUL byte, as OVS does: a NUL can
+         * only follow a backslash here, so "\<NUL>" reads as a string
+         * ending with a backslash. */
         char *cooked;
-        if (json_string_unescape(p->buffer.string, p->buffer.length,
-                                 &cooked)) {
+        if (json_string_unescape(p->buffer.string,
+                                 strlen(ds_cstr(&p->buffer)), &cooked)) {
             token.text = cooked;
             token.len = strlen(cooked);
             parser_token(p, &token);
@@ -210,8 +213,11 @@ lex_byte(struct json_parser *p, unsigned char c)
         break;
 
     case LEX_NUMBER:
+        /* A NUL byte continues a number, as in OVS (whose lexer looks the
+         * byte up with strchr(), which also finds the terminator); the
+         * number is then read only up to the NUL. */
         if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E'
-              || c == '-' || c == '+')) {
+              || c == '-' || c == '+' || c == '\0')) {
             finish_number(p);
             return false;
         }
@@ -296,7 +302,10 @@ json_parser_finish(struct json_parser *p)
             break;
         case LEX_NUMBER:
         case LEX_KEYWORD:
-            lex_byte(p, ' ');
+            /* Ends the token with a space that counts as input, as in OVS:
+             * an error found after the token is reported one byte past the
+             * end of the input. */
+            json_parser_feed(p, " ", 1);
             break;
         }
     }

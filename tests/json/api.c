@@ -494,7 +494,16 @@ test_errors(void)
         { "[1] x", "line 0, column 5, byte 5: invalid keyword 'x'" },
         { "[\"abc", "line 0, column 5, byte 5: unexpected end of input in "
           "quoted string" },
-        { "[1", "line 0, column 2, byte 2: unexpected end of input" },
+        /* A number or keyword still open at the end is ended by a space
+         * that counts as input (OVS feeds one), so the position is one
+         * past the last byte; a white space byte ends it for real. */
+        { "[1", "line 0, column 3, byte 3: unexpected end of input" },
+        { "[true", "line 0, column 6, byte 6: unexpected end of input" },
+        { "{\"a\":-1.5", "line 0, column 10, byte 10: unexpected end of "
+          "input" },
+        { "[1\n", "line 1, column 0, byte 3: unexpected end of input" },
+        { "[1e", "line 0, column 3, byte 3: exponent must contain at least "
+          "one digit" },
         { "{\"a\":", "line 0, column 5, byte 5: unexpected end of input" },
         { "[\x01]", "line 0, column 1, byte 1: invalid character U+0001" },
         { "[\xff]", "line 0, column 1, byte 1: invalid character U+00ff" },
@@ -537,13 +546,34 @@ test_errors(void)
         xfree(error);
     }
 
-    /* A NUL byte inside the buffer is just an invalid character. */
+    /* A NUL byte between tokens is just an invalid character. */
     char *error;
     CHECK(json_parse_buffer("[1,\0]", 5, &error) == NULL);
     CHECK_STREQ(error, "line 0, column 3, byte 3: invalid character U+0000");
     xfree(error);
 
-    struct json *json = json_parse_buffer("[1] ", 4, &error);
+    /* OVS quirks with NUL bytes, kept so messages match: a NUL continues a
+     * number, which is then read up to the NUL ... */
+    struct json *json = json_parse_buffer("[1\0]", 4, &error);
+    CHECK(json && error == NULL);
+    if (json) {
+        char *s = json_to_string(json, 0);
+        CHECK_STREQ(s, "[1]");
+        xfree(s);
+        json_destroy(json);
+    }
+    CHECK(json_parse_buffer("123\0", 4, &error) == NULL);
+    CHECK_STREQ(error, "line 0, column 4, byte 4: syntax error at beginning "
+                "of input");
+    xfree(error);
+    /* ... and a string is unescaped only up to a NUL, which can only follow
+     * a backslash there. */
+    CHECK(json_parse_buffer("[\"a\\n\\\0b\"]", 10, &error) == NULL);
+    CHECK_STREQ(error, "line 0, column 8, byte 8: quoted string may not end "
+                "with backslash");
+    xfree(error);
+
+    json = json_parse_buffer("[1] ", 4, &error);
     CHECK(json && error == NULL);
     json_destroy(json);
 

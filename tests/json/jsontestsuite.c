@@ -3,7 +3,8 @@
  * usage: jsontestsuite [--dump FILE] SUITE_DIR
  *
  * For every file of SUITE_DIR/test_parsing the outcome (accept or reject)
- * must be what SUITE_DIR/ovs-expected.tsv says OVS does.  For every document
+ * and, for a rejected file, the error message byte for byte must be what
+ * SUITE_DIR/ovs-expected.tsv says OVS gives.  For every document
  * (test_transform too):
  *   - parsing it one byte at a time and in random-size chunks gives the same
  *     result (the same serialization, or the same error message);
@@ -128,9 +129,11 @@ check_copies(const char *name, struct json *json)
     json_destroy(deep);
 }
 
-/* Runs every check on one document.  Returns whether it was accepted. */
+/* Runs every check on one document.  Returns whether it was accepted; if
+ * not, stores the error message in '*errorp' (the caller frees it). */
 static bool
-check_document(const char *name, const char *path, FILE *dump)
+check_document(const char *name, const char *path, FILE *dump,
+               char **errorp)
 {
     size_t len;
     char *doc = read_file(path, &len);
@@ -191,10 +194,54 @@ check_document(const char *name, const char *path, FILE *dump)
     }
 
     json_destroy(json);
-    xfree(error);
+    *errorp = error;
     xfree(whole);
     xfree(doc);
     return accepted;
+}
+
+/* Decodes the escapes of ovs-expected.tsv's message column in place:
+ * "\\", "\t", "\n", "\r" and "\xHH".  Returns false if 's' holds a
+ * malformed escape. */
+static bool
+unescape_tsv(char *s)
+{
+    char *out = s;
+    while (*s) {
+        if (*s != '\\') {
+            *out++ = *s++;
+            continue;
+        }
+        s++;
+        switch (*s++) {
+        case '\\':
+            *out++ = '\\';
+            break;
+        case 't':
+            *out++ = '\t';
+            break;
+        case 'n':
+            *out++ = '\n';
+            break;
+        case 'r':
+            *out++ = '\r';
+            break;
+        case 'x': {
+            int hi = hexit_value(s[0]);
+            int lo = hi < 0 ? -1 : hexit_value(s[1]);
+            if (lo < 0 || (hi == 0 && lo == 0)) {
+                return false;
+            }
+            *out++ = hi * 16 + lo;
+            s += 2;
+            break;
+        }
+        default:
+            return false;
+        }
+    }
+    *out = '\0';
+    return true;
 }
 
 static int
@@ -257,26 +304,46 @@ main(int argc, char *argv[])
     char *tsv_name = xasprintf("%s/ovs-expected.tsv", suite);
     size_t tsv_len;
     char *tsv = read_file(tsv_name, &tsv_len);
-    size_t n_docs = 0, n_accepted = 0, n_mismatch = 0;
+    size_t n_docs = 0, n_accepted = 0, n_mismatch = 0, n_msg_mismatch = 0;
+    int line_number = 0;
     for (char *line = strtok(tsv, "\n"); line; line = strtok(NULL, "\n")) {
-        char *tab = strchr(line, '\t');
-        if (!tab) {
-            ovs_fatal(0, "%s: bad line \"%s\"", tsv_name, line);
+        /* name<TAB>accept|reject<TAB>message (empty when accepted). */
+        char *tab1 = strchr(line, '\t');
+        char *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
+        line_number++;
+        if (!tab2) {
+            ovs_fatal(0, "%s:%d: expected 3 tab-separated columns",
+                      tsv_name, line_number);
         }
-        *tab = '\0';
+        *tab1 = *tab2 = '\0';
         const char *name = line;
-        bool expect_accept = !strcmp(tab + 1, "accept");
+        char *expect_msg = tab2 + 1;
+        bool expect_accept = !strcmp(tab1 + 1, "accept");
+        if ((!expect_accept && strcmp(tab1 + 1, "reject"))
+            || expect_accept != !*expect_msg || !unescape_tsv(expect_msg)) {
+            ovs_fatal(0, "%s:%d: bad outcome or message for \"%s\"",
+                      tsv_name, line_number, name);
+        }
+
         char *path = xasprintf("%s/test_parsing/%s", suite, name);
-        bool accepted = check_document(name, path, dump);
+        char *error;
+        bool accepted = check_document(name, path, dump, &error);
         if (accepted != expect_accept) {
             n_mismatch++;
             test_failures++;
             fprintf(stderr, "%s: %s, but OVS %ss it\n", name,
                     accepted ? "accepted" : "rejected",
                     expect_accept ? "accept" : "reject");
+        } else if (!accepted && strcmp(error, expect_msg)) {
+            n_msg_mismatch++;
+            test_failures++;
+            fprintf(stderr, "%s: error message differs from OVS's:\n"
+                    "  got:      %s\n  expected: %s\n", name, error,
+                    expect_msg);
         }
         n_docs++;
         n_accepted += accepted;
+        xfree(error);
         xfree(path);
     }
     xfree(tsv);
@@ -303,7 +370,9 @@ main(int argc, char *argv[])
     for (size_t k = 0; k < n_files; k++) {
         char *path = xasprintf("%s/%s", transform_dir, files[k]);
         char *name = xasprintf("test_transform/%s", files[k]);
-        check_document(name, path, dump);
+        char *error;
+        check_document(name, path, dump, &error);
+        xfree(error);
         xfree(path);
         xfree(name);
         xfree(files[k]);
@@ -315,8 +384,9 @@ main(int argc, char *argv[])
         ovs_fatal(0, "%s: write error", dump_name);
     }
     printf("%s: %zu test_parsing documents, %zu accepted, %zu outcome "
-           "mismatches; %zu transform documents; %d failures\n",
-           json_impl_info()->name, n_docs, n_accepted, n_mismatch, n_files,
-           test_failures);
+           "mismatches, %zu message mismatches; %zu transform documents; "
+           "%d failures\n",
+           json_impl_info()->name, n_docs, n_accepted, n_mismatch,
+           n_msg_mismatch, n_files, test_failures);
     return test_failures ? 1 : 0;
 }
