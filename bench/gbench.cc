@@ -53,41 +53,11 @@ gb_benchmark_unit(struct gb_benchmark *b, enum gb_time_unit unit)
     benchmark_of(b)->Unit(units[unit]);
 }
 
-void
-gb_benchmark_arg(struct gb_benchmark *b, int64_t arg)
-{
-    benchmark_of(b)->Arg(arg);
-}
 
-void
-gb_benchmark_range(struct gb_benchmark *b, int64_t lo, int64_t hi)
-{
-    benchmark_of(b)->Range(lo, hi);
-}
 
-void
-gb_benchmark_min_time(struct gb_benchmark *b, double seconds)
-{
-    benchmark_of(b)->MinTime(seconds);
-}
 
-void
-gb_benchmark_iterations(struct gb_benchmark *b, int64_t n)
-{
-    benchmark_of(b)->Iterations(n);
-}
 
-void
-gb_benchmark_repetitions(struct gb_benchmark *b, int n)
-{
-    benchmark_of(b)->Repetitions(n);
-}
 
-void
-gb_benchmark_use_real_time(struct gb_benchmark *b)
-{
-    benchmark_of(b)->UseRealTime();
-}
 
 void
 gb_add_context(const char *key, const char *value)
@@ -142,11 +112,6 @@ gb_iterations(const struct gb_state *st)
     return state_of(st).iterations();
 }
 
-int64_t
-gb_range(const struct gb_state *st, int index)
-{
-    return state_of(st).range(index);
-}
 
 void
 gb_set_bytes_processed(struct gb_state *st, int64_t bytes)
@@ -173,11 +138,6 @@ gb_set_counter(struct gb_state *st, const char *name, double value,
     state_of(st).counters[name] = benchmark::Counter(value, flags[kind]);
 }
 
-void
-gb_set_label(struct gb_state *st, const char *label)
-{
-    state_of(st).SetLabel(label);
-}
 
 void
 gb_skip_with_error(struct gb_state *st, const char *message)
@@ -186,10 +146,5 @@ gb_skip_with_error(struct gb_state *st, const char *message)
     state_of(st).SkipWithError(message);
 }
 
-bool
-gb_error_occurred(const struct gb_state *st)
-{
-    return state_of(st).error_occurred();
-}
 
 }  // extern "C"

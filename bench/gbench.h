@@ -39,17 +39,12 @@ typedef void gb_func(struct gb_state *, void *aux);
 
 /* Registers 'func' under 'name' (copied).  Benchmarks run in registration
  * order.  The returned handle configures the benchmark, like the methods of
- * benchmark::internal::Benchmark. */
+ * benchmark::internal::Benchmark (only those this project calls are
+ * wrapped; add a wrapper when a benchmark needs another). */
 struct gb_benchmark *gb_register(const char *name, gb_func *func, void *aux);
 
 enum gb_time_unit { GB_NS, GB_US, GB_MS, GB_S };
 void gb_benchmark_unit(struct gb_benchmark *, enum gb_time_unit);
-void gb_benchmark_arg(struct gb_benchmark *, int64_t);     /* Adds a run. */
-void gb_benchmark_range(struct gb_benchmark *, int64_t lo, int64_t hi);
-void gb_benchmark_min_time(struct gb_benchmark *, double seconds);
-void gb_benchmark_iterations(struct gb_benchmark *, int64_t);
-void gb_benchmark_repetitions(struct gb_benchmark *, int);
-void gb_benchmark_use_real_time(struct gb_benchmark *);
 
 /* Adds "key": "value" to the "context" object of the report.  Call before
  * gb_main(). */
@@ -77,7 +72,6 @@ void gb_pause_timing(struct gb_state *);
 void gb_resume_timing(struct gb_state *);
 
 int64_t gb_iterations(const struct gb_state *);   /* Iterations run so far. */
-int64_t gb_range(const struct gb_state *, int index); /* Argument 'index'. */
 
 /* Totals over all iterations; reported as bytes_per_second and
  * items_per_second. */
@@ -94,12 +88,9 @@ enum gb_counter_kind {
 void gb_set_counter(struct gb_state *, const char *name, double value,
                     enum gb_counter_kind);
 
-void gb_set_label(struct gb_state *, const char *label);
-
 /* Marks the benchmark as failed with 'message'; gb_keep_running() then
  * returns false.  gb_main() returns 1 at the end if any benchmark failed. */
 void gb_skip_with_error(struct gb_state *, const char *message);
-bool gb_error_occurred(const struct gb_state *);
 
 #ifdef __cplusplus
 }

@@ -396,7 +396,8 @@ put_generic_string(struct ds *ds, struct rng *rng)
         "a", "configuration", "tab\\there", "quote\\\"d", "back\\\\slash",
         "caf\\u00e9", "line\\nbreak", "\\u263a", "snowman \\u2603",
     };
-    /* Lengths on both sides of the 23-byte inline limit. */
+    /* Lengths on both sides of OVS's 23-byte inline limit.  Fixed, not
+     * json_impl_info()'s: every impl must get the same documents. */
     size_t len = rng_chance(rng, 60) ? rng_between(rng, 0, 23)
                                       : rng_between(rng, 24, 120);
     size_t start = ds->length;
@@ -439,7 +440,8 @@ put_generic_number(struct ds *ds, struct rng *rng)
 static void
 put_generic_array(struct ds *ds, struct rng *rng, int depth)
 {
-    /* 0..8 elements: both sides of the 3-element inline array limit. */
+    /* 0..8 elements: both sides of OVS's 3-element inline array limit
+     * (fixed for the same reason). */
     unsigned int n = rng_below(rng, 9);
 
     ds_put_char(ds, '[');

@@ -22,15 +22,6 @@ ds_clear(struct ds *ds)
     }
 }
 
-void
-ds_truncate(struct ds *ds, size_t new_length)
-{
-    if (ds->length > new_length) {
-        ds->length = new_length;
-        ds->string[new_length] = '\0';
-    }
-}
-
 /* Makes room for at least 'min_length' more bytes (plus the terminator). */
 void
 ds_reserve(struct ds *ds, size_t min_length)
@@ -143,12 +134,4 @@ ds_destroy(struct ds *ds)
 {
     xfree(ds->string);
     ds_init(ds);
-}
-
-void
-ds_swap(struct ds *a, struct ds *b)
-{
-    struct ds tmp = *a;
-    *a = *b;
-    *b = tmp;
 }

@@ -17,7 +17,6 @@ struct ds {
 
 void ds_init(struct ds *);
 void ds_clear(struct ds *);
-void ds_truncate(struct ds *, size_t new_length);
 void ds_reserve(struct ds *, size_t min_length);
 char *ds_put_uninit(struct ds *, size_t n);
 void ds_put_char__(struct ds *, char);
@@ -30,7 +29,6 @@ char *ds_cstr(struct ds *);
 const char *ds_cstr_ro(const struct ds *);
 char *ds_steal_cstr(struct ds *);
 void ds_destroy(struct ds *);
-void ds_swap(struct ds *, struct ds *);
 
 static inline void
 ds_put_char(struct ds *ds, char c)

@@ -74,12 +74,6 @@ shash_destroy_free_data(struct shash *sh)
     }
 }
 
-void
-shash_clear(struct shash *sh)
-{
-    destroy_nodes(sh, false);
-}
-
 size_t
 shash_count(const struct shash *sh)
 {

@@ -33,7 +33,6 @@ void shash_init(struct shash *);
 void shash_moved(struct shash *);
 void shash_destroy(struct shash *);             /* Frees nodes and names. */
 void shash_destroy_free_data(struct shash *);   /* Also free()s each data. */
-void shash_clear(struct shash *);
 size_t shash_count(const struct shash *);
 /* Sizes the bucket array for 'n' entries up front (used by deep copies so the
  * copy iterates in the original's order). */
