@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "condition.h"
 #include "db.h"
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
+#include "phases.h"
 #include "rng.h"
 #include "schema.h"
 #include "util.h"
@@ -27,7 +27,7 @@
 enum monitor_mode { MODE_TREE, MODE_CACHE, MODE_DIRECT };
 
 static char *
-monitor_prepare(struct bench_options *o)
+monitor_prepare(struct workload_options *o)
 {
     if (!o->clients) {
         o->clients = 10;
@@ -56,7 +56,7 @@ monitor_prepare(struct bench_options *o)
 }
 
 static void
-monitor_describe(const struct bench_options *o, struct ds *ds)
+monitor_describe(const struct workload_options *o, struct ds *ds)
 {
     ds_put_format(ds, " clients=%d batches=%d batch_rows=%d mode=%s table=%s "
                   "condition=%s", o->clients, o->batches, o->batch_rows,
@@ -194,17 +194,17 @@ wrap(struct json *tu, int client, bool initial)
 }
 
 static void
-send_msg(struct bench *b, struct monitor *m, struct json *msg)
+send_msg(struct phases *p, struct monitor *m, struct json *msg)
 {
     ds_clear(&m->out);
     json_to_ds(msg, 0, &m->out);
     json_destroy(msg);
-    bench_phase_bytes_out(b, m->out.length);
+    phases_bytes_out(p, m->out.length);
 }
 
 /* Sends 'rows' (of kind 'kind') to every client in the configured mode. */
 static void
-compose_and_send(struct bench *b, struct monitor *m, int first_client,
+compose_and_send(struct phases *p, struct monitor *m, int first_client,
                  int n_clients, struct row **rows, size_t n,
                  const char *kind)
 {
@@ -213,7 +213,7 @@ compose_and_send(struct bench *b, struct monitor *m, int first_client,
     if (m->mode == MODE_TREE) {
         for (int c = first_client; c < first_client + n_clients; c++) {
             struct json *tu = table_updates(m, rows_tree(m, rows, n, kind));
-            send_msg(b, m, wrap(tu, c, initial));
+            send_msg(p, m, wrap(tu, c, initial));
         }
         return;
     }
@@ -224,7 +224,7 @@ compose_and_send(struct bench *b, struct monitor *m, int first_client,
     struct json *cached = json_serialized_object_create(tu);
     json_destroy(tu);
     for (int c = first_client; c < first_client + n_clients; c++) {
-        send_msg(b, m, wrap(json_clone(cached), c, initial));
+        send_msg(p, m, wrap(json_clone(cached), c, initial));
     }
     json_destroy(cached);
 }
@@ -245,7 +245,7 @@ modify_row(struct monitor *m, struct row *row, int batch, size_t i)
 }
 
 static char *
-monitor_run(struct bench *b, const struct bench_options *o)
+monitor_run(struct phases *p, const struct workload_options *o)
 {
     struct monitor m;
     char *error;
@@ -254,7 +254,7 @@ monitor_run(struct bench *b, const struct bench_options *o)
     m.mode = (!strcmp(o->mode, "tree") ? MODE_TREE
               : !strcmp(o->mode, "cache") ? MODE_CACHE : MODE_DIRECT);
 
-    error = workload_load_phase(b, o, &m.db, NULL);
+    error = workload_load_phase(p, o, &m.db, NULL);
     if (error) {
         return error;
     }
@@ -289,7 +289,7 @@ monitor_run(struct bench *b, const struct bench_options *o)
     }
 
     double cpu_s = 0;
-    bench_phase_begin(b, "initial");
+    phases_begin(p, "initial");
     if (m.mode == MODE_TREE) {
         /* Each client's monitor evaluates its own condition. */
         struct row **mine = xmalloc((m.table->n_rows + 1) * sizeof *mine);
@@ -300,19 +300,19 @@ monitor_run(struct bench *b, const struct bench_options *o)
                     mine[n++] = m.rows[i];
                 }
             }
-            compose_and_send(b, &m, c, 1, mine, n, "initial");
+            compose_and_send(p, &m, c, 1, mine, n, "initial");
         }
         free(mine);
     } else {
-        compose_and_send(b, &m, 0, o->clients, matching, n_matching,
+        compose_and_send(p, &m, 0, o->clients, matching, n_matching,
                          "initial");
     }
-    bench_phase_items(b, n_matching * o->clients);
-    bench_phase_end(b);
-    const struct phase_result *r = bench_last(b);
+    phases_items(p, n_matching * o->clients);
+    phases_end(p);
+    const struct phase_result *r = phases_last(p);
     cpu_s += (r->end.user_s - r->start.user_s) + (r->end.sys_s
                                                   - r->start.sys_s);
-    bench_counter(b, "rows_matching", n_matching);
+    phases_counter(p, "rows_matching", n_matching);
 
     /* Update batches: modify 'batch_rows' random matching rows each. */
     size_t per_batch = (size_t) o->batch_rows < n_matching
@@ -320,9 +320,9 @@ monitor_run(struct bench *b, const struct bench_options *o)
     struct row **batch = xmalloc((per_batch + 1) * sizeof *batch);
     struct rng rng;
     rng_init(&rng, o->seed);
-    bench_phase_begin(b, "updates");
+    phases_begin(p, "updates");
     for (int k = 0; k < o->batches; k++) {
-        double t0 = bench_now_ms();
+        double t0 = metrics_now_ms();
         /* Distinct rows, in UUID order: a strided walk from a random
          * start. */
         size_t start = rng_range(&rng, n_matching ? n_matching : 1);
@@ -331,26 +331,26 @@ monitor_run(struct bench *b, const struct bench_options *o)
             batch[i] = matching[(start + i * stride) % n_matching];
             modify_row(&m, batch[i], k, i);
         }
-        compose_and_send(b, &m, 0, o->clients, batch, per_batch, "modify");
-        bench_phase_iteration(b, bench_now_ms() - t0);
-        bench_phase_items(b, per_batch * o->clients);
+        compose_and_send(p, &m, 0, o->clients, batch, per_batch, "modify");
+        phases_iteration(p, metrics_now_ms() - t0);
+        phases_items(p, per_batch * o->clients);
     }
-    bench_phase_end(b);
-    r = bench_last(b);
+    phases_end(p);
+    r = phases_last(p);
     cpu_s += (r->end.user_s - r->start.user_s) + (r->end.sys_s
                                                   - r->start.sys_s);
-    bench_counter(b, "cpu_after_load_s", cpu_s);
-    bench_counter(b, "rows_per_batch", per_batch);
+    phases_counter(p, "cpu_after_load_s", cpu_s);
+    phases_counter(p, "rows_per_batch", per_batch);
     free(batch);
     free(matching);
 
 out:
-    bench_phase_begin(b, "free");
+    phases_begin(p, "free");
     free(m.rows);
     condition_destroy(&m.cond);
     db_destroy(m.db);
     ds_destroy(&m.out);
-    bench_phase_end(b);
+    phases_end(p);
     return error;
 }
 

@@ -1,4 +1,4 @@
-#include "reply.h"
+#include "jsonrpc-reply.h"
 
 #include <stdlib.h>
 

@@ -3,23 +3,23 @@
  * order and keys sorted, so the output is byte-identical for every impl. */
 #include <stdlib.h>
 
-#include "bench.h"
 #include "db.h"
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
 #include "ovsdb_log.h"
+#include "phases.h"
 #include "util.h"
 #include "workload.h"
 
 static char *
-compact_prepare(struct bench_options *o)
+compact_prepare(struct workload_options *o)
 {
     return NULL;
 }
 
 static void
-compact_describe(const struct bench_options *o, struct ds *ds)
+compact_describe(const struct workload_options *o, struct ds *ds)
 {
 }
 
@@ -49,21 +49,21 @@ build_snapshot(const struct db *db)
 }
 
 static char *
-compact_run(struct bench *b, const struct bench_options *o)
+compact_run(struct phases *p, const struct workload_options *o)
 {
     struct db_load_stats stats;
     struct db *db;
 
-    char *error = workload_load_phase(b, o, &db, &stats);
+    char *error = workload_load_phase(p, o, &db, &stats);
     if (error) {
         return error;
     }
-    bench_counter(b, "records", stats.records);
+    phases_counter(p, "records", stats.records);
 
     /* Serialize the schema and the snapshot into file records. */
     struct ds file = DS_EMPTY_INITIALIZER;
     struct ds text = DS_EMPTY_INITIALIZER;
-    bench_phase_begin(b, "compact");
+    phases_begin(p, "compact");
     json_to_ds(db->schema->json, JSSF_SORT, &text);
     log_record_to_ds(text.string, text.length, &file);
     ds_clear(&text);
@@ -72,11 +72,11 @@ compact_run(struct bench *b, const struct bench_options *o)
     json_destroy(snapshot);
     log_record_to_ds(text.string, text.length, &file);
     ds_destroy(&text);
-    bench_phase_items(b, db_n_rows(db));
-    bench_phase_bytes_out(b, file.length);
-    bench_phase_end(b);
+    phases_items(p, db_n_rows(db));
+    phases_bytes_out(p, file.length);
+    phases_end(p);
 
-    if (o->output && b->repetition == 0) {
+    if (o->output && p->repetition == 0) {
         struct out_file out;
         error = out_file_open(&out, o->output);
         if (!error) {
@@ -90,9 +90,9 @@ compact_run(struct bench *b, const struct bench_options *o)
     }
     ds_destroy(&file);
 
-    bench_phase_begin(b, "free");
+    phases_begin(p, "free");
     db_destroy(db);
-    bench_phase_end(b);
+    phases_end(p);
     return error;
 }
 
