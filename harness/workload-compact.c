@@ -7,6 +7,7 @@
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
+#include "jsonrpc-reply.h"
 #include "ovsdb_log.h"
 #include "phases.h"
 #include "util.h"
@@ -21,31 +22,6 @@ compact_prepare(struct workload_options *o)
 static void
 compact_describe(const struct workload_options *o, struct ds *ds)
 {
-}
-
-/* {"<table>": {"<uuid>": {<non-default columns>}, ...}, ...}. */
-static struct json *
-build_snapshot(const struct db *db)
-{
-    struct json *txn = json_object_create();
-
-    for (unsigned int i = 0; i < db->schema->n_tables; i++) {
-        const struct table *t = &db->tables[i];
-        if (!t->n_rows) {
-            continue;
-        }
-        struct row **rows = table_sorted_rows(t);
-        struct json *rows_json = json_object_create();
-        for (size_t j = 0; j < t->n_rows; j++) {
-            char uuid[UUID_LEN + 1];
-            uuid_format(&rows[j]->uuid, uuid);
-            json_object_put(rows_json, uuid,
-                            row_to_json(rows[j], t->schema, false, false));
-        }
-        free(rows);
-        json_object_put(txn, t->schema->name, rows_json);
-    }
-    return txn;
 }
 
 static char *
@@ -67,7 +43,7 @@ compact_run(struct phases *p, const struct workload_options *o)
     json_to_ds(db->schema->json, JSSF_SORT, &text);
     log_record_to_ds(text.string, text.length, &file);
     ds_clear(&text);
-    struct json *snapshot = build_snapshot(db);
+    struct json *snapshot = snapshot_record(db);
     json_to_ds(snapshot, JSSF_SORT, &text);
     json_destroy(snapshot);
     log_record_to_ds(text.string, text.length, &file);

@@ -44,7 +44,7 @@ dump_run(struct phases *p, const struct workload_options *o)
     phases_begin(p, "dump");
     for (int i = 0; i < o->iterations; i++) {
         double t0 = metrics_now_ms();
-        struct json *reply = build_dump_reply(db, 1);
+        struct json *reply = dump_reply(db, 1);
         double t1 = metrics_now_ms();
         ds_clear(&text);
         json_to_ds(reply, JSSF_SORT, &text);

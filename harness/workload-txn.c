@@ -11,6 +11,7 @@
 #include "db.h"
 #include "ds.h"
 #include "json.h"
+#include "jsonrpc-reply.h"
 #include "ovsdb_log.h"
 #include "phases.h"
 #include "rng.h"
@@ -140,16 +141,7 @@ execute(struct db *db, struct table *table, const struct json *request,
     log_record_to_ds(text.string, text.length, log);
     ds_destroy(&text);
 
-    /* Reply: {"id": ID, "result": [{"uuid": ["uuid", "..."]}], "error":
-     * null}. */
-    union atom a = { .uuid = uuid };
-    struct json *result = json_object_create();
-    json_object_put(result, "uuid", atom_to_json(&a, ATOMIC_UUID));
-    struct json *reply = json_object_create();
-    json_object_put(reply, "id", json_clone(id));
-    json_object_put(reply, "result", json_array_create_1(result));
-    json_object_put(reply, "error", json_null_create());
-    return reply;
+    return insert_reply(id, &uuid);
 }
 
 static char *
