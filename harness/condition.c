@@ -1,3 +1,6 @@
+/* Monitor conditions (condition.h): parsing a JSON array of clauses against
+ * a table's schema, and evaluating it on a row with RFC 7047's semantics for
+ * each function. */
 #include "condition.h"
 
 #include <stdlib.h>
@@ -117,6 +120,7 @@ datum_includes(const struct datum *big, const struct datum *small,
     return true;
 }
 
+/* True if no element (or, for a map, no pair) of 'small' is in 'big'. */
 static bool
 datum_excludes(const struct datum *big, const struct datum *small,
                const struct ovsdb_type *t)

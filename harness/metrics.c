@@ -20,7 +20,7 @@
 int mallctl(const char *, void *, size_t *, void *, size_t);
 #endif
 
-double
+static double
 metrics_now_s(void)
 {
     struct timespec ts;

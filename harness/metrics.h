@@ -30,8 +30,7 @@ void metrics_take_end(struct metrics_snapshot *);
 /* Resets the kernel's peak RSS (VmHWM) so that the next phase's peak is its
  * own.  Silently does nothing where the kernel refuses. */
 void metrics_reset_peak(void);
-/* CLOCK_MONOTONIC, for timing inner iterations. */
-double metrics_now_s(void);
+/* CLOCK_MONOTONIC in ms, for timing inner iterations. */
 double metrics_now_ms(void);
 /* "jemalloc" or "glibc": which allocator the heap figures come from. */
 const char *metrics_allocator(void);

@@ -137,14 +137,21 @@ put_figures(struct ds *ds, const struct figures *f)
     }
 }
 
+/* The members every entry starts with; 'aggregate' is NULL for a run. */
 static void
-put_header(struct ds *ds, const struct phase_summary *ps, size_t family,
-           bool *first)
+put_header(struct ds *ds, const struct phase_summary *ps,
+           const char *aggregate, size_t family, bool *first)
 {
     ds_put_cstr(ds, *first ? "\n    {\n      " : ",\n    {\n      ");
     *first = false;
     ds_put_cstr(ds, "\"name\": ");
-    put_string(ds, ps->name);
+    if (aggregate) {
+        char *name = xasprintf("%s_%s", ps->name, aggregate);
+        put_string(ds, name);
+        free(name);
+    } else {
+        put_string(ds, ps->name);
+    }
     ds_put_format(ds, ",\n      \"family_index\": %zu", family);
     ds_put_cstr(ds, ",\n      \"per_family_instance_index\": 0");
     ds_put_cstr(ds, ",\n      \"run_name\": ");
@@ -158,7 +165,7 @@ put_run(struct ds *ds, const struct phase_summary *ps, size_t family,
 {
     const struct phase_result *r = ps->runs[i];
 
-    put_header(ds, ps, family, first);
+    put_header(ds, ps, NULL, family, first);
     ds_put_format(ds, ",\n      \"run_type\": \"iteration\""
                   ",\n      \"repetitions\": %d"
                   ",\n      \"repetition_index\": %d"
@@ -192,16 +199,11 @@ stats_value(const struct stats *s, size_t aggregate)
 /* One aggregate over the repetitions, named "<phase>_<aggregate>". */
 static void
 put_aggregate(struct ds *ds, const struct phase_summary *ps, size_t family,
-              size_t a, int repetitions)
+              size_t a, int repetitions, bool *first)
 {
     struct figures f;
 
-    ds_put_cstr(ds, ",\n    {\n      \"name\": ");
-    ds_put_format(ds, "\"%s_%s\"", ps->name, aggregates[a].name);
-    ds_put_format(ds, ",\n      \"family_index\": %zu", family);
-    ds_put_cstr(ds, ",\n      \"per_family_instance_index\": 0");
-    ds_put_cstr(ds, ",\n      \"run_name\": ");
-    put_string(ds, ps->name);
+    put_header(ds, ps, aggregates[a].name, family, first);
     ds_put_format(ds, ",\n      \"run_type\": \"aggregate\""
                   ",\n      \"repetitions\": %d"
                   ",\n      \"threads\": 1"
@@ -234,7 +236,7 @@ put_benchmarks(struct ds *ds, const struct phases *p)
             put_run(ds, ps, fam, i, p->repetitions, &first);
         }
         for (size_t a = 0; a < ARRAY_SIZE(aggregates); a++) {
-            put_aggregate(ds, ps, fam, a, p->repetitions);
+            put_aggregate(ds, ps, fam, a, p->repetitions, &first);
         }
     }
     ds_put_cstr(ds, "\n  ]\n");
