@@ -35,8 +35,9 @@ double metrics_now_ms(void);
 /* "jemalloc" or "glibc": which allocator the heap figures come from. */
 const char *metrics_allocator(void);
 
-/* Runs the statements without counting its allocations in xalloc_stats: the harness's
- * own bookkeeping must not show up in the figures of a phase. */
+/* Runs the statements without counting their allocations in xalloc_stats:
+ * the harness's own bookkeeping must not show up in the figures of a
+ * phase. */
 #define UNCOUNTED(...)                                  \
     do {                                                \
         struct xalloc_stats saved_stats_ = xalloc_stats;\

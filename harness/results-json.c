@@ -96,7 +96,8 @@ put_context(struct ds *ds, const struct results_context *c)
     put_kv_string(ds, "date", date, true);
     put_kv_string(ds, "host_name", host, true);
     put_kv_string(ds, "executable", c->executable, true);
-    ds_put_format(ds, "    \"num_cpus\": %ld,\n", sysconf(_SC_NPROCESSORS_ONLN));
+    ds_put_format(ds, "    \"num_cpus\": %ld,\n",
+                  sysconf(_SC_NPROCESSORS_ONLN));
     ds_put_format(ds, "    \"mhz_per_cpu\": %.0f,\n", mhz_per_cpu());
     ds_put_cstr(ds, "    \"cpu_scaling_enabled\": false,\n");
     ds_put_cstr(ds, "    \"caches\": [],\n");

@@ -13,8 +13,8 @@
 struct phases;
 struct ds;
 
-/* Command-line options (main.c parses them).  Zero/NULL means "not given": each workload fills
- * in its own defaults in prepare(). */
+/* Command-line options (main.c parses them).  Zero/NULL means "not given":
+ * each workload fills in its own defaults in prepare(). */
 struct workload_options {
     const char *workload;
     const char *dataset;        /* NULL if none given. */
