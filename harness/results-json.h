@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "summary.h"
+
 struct phases;
 
 /* How and on what the harness ran; NULL dataset and sha256 read as "". */
@@ -26,7 +28,8 @@ struct results_context {
 };
 
 /* Writes 'file' atomically.  Returns NULL or a malloc'd error. */
-char *results_write(const struct phases *, const struct results_context *,
-                    const char *file);
+HARNESS_COLD char *results_write(const struct phases *,
+                                 const struct results_context *,
+                                 const char *file);
 
 #endif

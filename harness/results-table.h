@@ -6,8 +6,10 @@
 
 #include <stdio.h>
 
+#include "summary.h"
+
 struct phases;
 
-void results_print_table(const struct phases *, FILE *);
+HARNESS_COLD void results_print_table(const struct phases *, FILE *);
 
 #endif

@@ -12,6 +12,13 @@
 struct phase_result;
 struct phases;
 
+/* For the reporters and the summary they read, which run once, after every
+ * measured phase.  With LTO the whole program shares one inlining budget
+ * (--param inline-unit-growth); in cold code GCC inlines only what does not
+ * grow it, so that reporting code does not take inlining away from the
+ * measured code (whose instruction counts the gate compares). */
+#define HARNESS_COLD __attribute__((cold))
+
 /* A counter's statistics over the runs of a phase. */
 struct counter_summary {
     const char *name;
@@ -35,7 +42,7 @@ struct summary {
     size_t n_phases;
 };
 
-void summary_init(struct summary *, const struct phases *);
-void summary_destroy(struct summary *);
+HARNESS_COLD void summary_init(struct summary *, const struct phases *);
+HARNESS_COLD void summary_destroy(struct summary *);
 
 #endif
