@@ -1,3 +1,6 @@
+/* Monitor conditions (condition.h): parsing a JSON array of clauses against
+ * a table's schema, and evaluating it on a row with RFC 7047's semantics for
+ * each function. */
 #include "condition.h"
 
 #include <stdlib.h>
@@ -19,11 +22,12 @@ parse_clause(struct clause *cl, const struct table_schema *ts,
              const struct json *json)
 {
     memset(cl, 0, sizeof *cl);
-    if (json_get_type(json) == JSON_TRUE || json_get_type(json) == JSON_FALSE) {
-        cl->function = json_get_type(json) == JSON_TRUE ? CF_TRUE : CF_FALSE;
+    enum json_type jtype = json_get_type(json);
+    if (jtype == JSON_TRUE || jtype == JSON_FALSE) {
+        cl->function = jtype == JSON_TRUE ? CF_TRUE : CF_FALSE;
         return NULL;
     }
-    if (json_get_type(json) != JSON_ARRAY || json_array_size(json) != 3
+    if (jtype != JSON_ARRAY || json_array_size(json) != 3
         || json_get_type(json_array_at(json, 0)) != JSON_STRING
         || json_get_type(json_array_at(json, 1)) != JSON_STRING) {
         return xasprintf("a clause is [column, function, value], true or "
@@ -117,6 +121,7 @@ datum_includes(const struct datum *big, const struct datum *small,
     return true;
 }
 
+/* True if no element (or, for a map, no pair) of 'small' is in 'big'. */
 static bool
 datum_excludes(const struct datum *big, const struct datum *small,
                const struct ovsdb_type *t)

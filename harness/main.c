@@ -7,14 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "build_info.h"
+#include "build-info.h"
 #include "datum.h"
 #include "ds.h"
 #include "file_hash.h"
 #include "json.h"
 #include "metrics.h"
-#include "results.h"
+#include "phases.h"
+#include "results-json.h"
+#include "results-table.h"
 #include "util.h"
 #include "workload.h"
 
@@ -99,7 +100,7 @@ enum {
 };
 
 static void
-parse_options(int argc, char *argv[], struct bench_options *o)
+parse_options(int argc, char *argv[], struct workload_options *o)
 {
     static const struct option long_options[] = {
         { "repetitions", required_argument, NULL, OPT_REPETITIONS },
@@ -215,7 +216,7 @@ parse_options(int argc, char *argv[], struct bench_options *o)
 int
 main(int argc, char *argv[])
 {
-    struct bench_options o;
+    struct workload_options o;
     const char *slash = strrchr(argv[0], '/');
 
     program_name = slash ? slash + 1 : argv[0];
@@ -246,16 +247,16 @@ main(int argc, char *argv[])
         }
     }
 
-    struct bench bench;
-    bench_init(&bench, w->name, o.repetitions);
+    struct phases phases;
+    phases_init(&phases, w->name, o.repetitions);
     for (int rep = 0; rep < o.repetitions && !error; rep++) {
-        bench.repetition = rep;
-        error = w->run(&bench, &o);
+        phases.repetition = rep;
+        error = w->run(&phases, &o);
     }
     if (error) {
         fprintf(stderr, "%s: %s\n", program_name, error);
         free(error);
-        bench_destroy(&bench);
+        phases_destroy(&phases);
         return 1;
     }
 
@@ -285,7 +286,7 @@ main(int argc, char *argv[])
     };
     int status = 0;
     if (o.results) {
-        error = results_write(&bench, &ctx, o.results);
+        error = results_write(&phases, &ctx, o.results);
         if (error) {
             fprintf(stderr, "%s: %s\n", program_name, error);
             free(error);
@@ -295,9 +296,9 @@ main(int argc, char *argv[])
         printf("%s %s on %s (impl %s, %s): %s\n", program_name, w->name,
                o.dataset ? o.dataset : "built-in data", info->name,
                metrics_allocator(), ds_cstr(&params));
-        results_print_table(&bench, stdout);
+        results_print_table(&phases, stdout);
     }
     ds_destroy(&params);
-    bench_destroy(&bench);
+    phases_destroy(&phases);
     return status;
 }

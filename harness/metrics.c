@@ -1,3 +1,6 @@
+/* Process measurements around each phase: monotonic time, CPU (getrusage),
+ * RSS and peak RSS (/proc), heap (jemalloc mallctl or glibc mallinfo2) and
+ * the x*alloc counters. */
 #include "metrics.h"
 
 #include <fcntl.h>
@@ -17,12 +20,18 @@
 int mallctl(const char *, void *, size_t *, void *, size_t);
 #endif
 
-double
+static double
 metrics_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double
+metrics_now_ms(void)
+{
+    return metrics_now_s() * 1e3;
 }
 
 const char *

@@ -30,12 +30,14 @@ void metrics_take_end(struct metrics_snapshot *);
 /* Resets the kernel's peak RSS (VmHWM) so that the next phase's peak is its
  * own.  Silently does nothing where the kernel refuses. */
 void metrics_reset_peak(void);
-double metrics_now_s(void);
+/* CLOCK_MONOTONIC in ms, for timing inner iterations. */
+double metrics_now_ms(void);
 /* "jemalloc" or "glibc": which allocator the heap figures come from. */
 const char *metrics_allocator(void);
 
-/* Runs the statements without counting its allocations in xalloc_stats: the harness's
- * own bookkeeping must not show up in the figures of a phase. */
+/* Runs the statements without counting their allocations in xalloc_stats:
+ * the harness's own bookkeeping must not show up in the figures of a
+ * phase. */
 #define UNCOUNTED(...)                                  \
     do {                                                \
         struct xalloc_stats saved_stats_ = xalloc_stats;\

@@ -1,7 +1,8 @@
-/* Workloads: named, parameterized scenarios, each in its own wl_<name>.c,
- * registered in workloads.c.  To add one: write wl_<name>.c defining a
- * 'const struct workload workload_<name>', declare it below, add it to the
- * table in workloads.c and the file to meson.build. */
+/* Workloads: named, parameterized scenarios, each in its own
+ * workload-<name>.c, registered in workload.c.  To add one: write
+ * workload-<name>.c defining a 'const struct workload workload_<name>',
+ * declare it below, add it to the table in workload.c and the file to
+ * meson.build. */
 #ifndef HARNESS_WORKLOAD_H
 #define HARNESS_WORKLOAD_H 1
 
@@ -9,12 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct bench;
+struct phases;
 struct ds;
 
-/* Command-line options.  Zero/NULL means "not given": each workload fills
- * in its own defaults in prepare(). */
-struct bench_options {
+/* Command-line options (main.c parses them).  Zero/NULL means "not given":
+ * each workload fills in its own defaults in prepare(). */
+struct workload_options {
     const char *workload;
     const char *dataset;        /* NULL if none given. */
     int repetitions;            /* Default 1. */
@@ -40,12 +41,12 @@ struct workload {
     const char *help;           /* Options it uses and their defaults. */
     bool needs_dataset;         /* DATASET argument required. */
     /* Checks options and fills defaults.  Returns NULL or an error. */
-    char *(*prepare)(struct bench_options *);
+    char *(*prepare)(struct workload_options *);
     /* Appends "key=value ..." of the options it uses, for the results. */
-    void (*describe)(const struct bench_options *, struct ds *);
-    /* Runs one repetition, recording phases in 'bench'.  Must free
+    void (*describe)(const struct workload_options *, struct ds *);
+    /* Runs one repetition, recording phases in 'p'.  Must free
      * everything it allocated.  Returns NULL or an error. */
-    char *(*run)(struct bench *, const struct bench_options *);
+    char *(*run)(struct phases *p, const struct workload_options *);
 };
 
 extern const struct workload workload_load;
@@ -64,7 +65,7 @@ struct db_load_stats;
 /* The "load" phase every workload starts with: reads 'o->dataset' into
  * '*dbp' (with 'stats' if nonnull), counting its rows as the phase's items.
  * Returns NULL or a malloc'd error naming file, record and offset. */
-char *workload_load_phase(struct bench *, const struct bench_options *o,
+char *workload_load_phase(struct phases *, const struct workload_options *o,
                           struct db **dbp, struct db_load_stats *stats);
 
 #endif

@@ -1,15 +1,15 @@
 /* Phases and their measurements.  A workload brackets each phase with
- * bench_phase_begin()/bench_phase_end(); the bench keeps one result per
- * phase per repetition and later writes them (results.h). */
-#ifndef HARNESS_BENCH_H
-#define HARNESS_BENCH_H 1
+ * phases_begin()/phases_end(); the recorder keeps one result per phase per
+ * repetition, which results-json.h and results-table.h report. */
+#ifndef HARNESS_PHASES_H
+#define HARNESS_PHASES_H 1
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "metrics.h"
 
-struct bench_counter {
+struct phase_counter {
     char *name;
     double value;
 };
@@ -22,11 +22,11 @@ struct phase_result {
     uint64_t bytes_out;         /* Bytes of text produced. */
     double *iters_ms;           /* Inner iteration times. */
     size_t n_iters, allocated_iters;
-    struct bench_counter *counters;
+    struct phase_counter *counters;
     size_t n_counters;
 };
 
-struct bench {
+struct phases {
     const char *workload;
     int repetition;             /* Current one, from 0. */
     int repetitions;
@@ -35,21 +35,18 @@ struct bench {
     struct phase_result *current;   /* Open phase, or NULL. */
 };
 
-void bench_init(struct bench *, const char *workload, int repetitions);
-void bench_destroy(struct bench *);
+void phases_init(struct phases *, const char *workload, int repetitions);
+void phases_destroy(struct phases *);
 
-void bench_phase_begin(struct bench *, const char *phase);
-void bench_phase_iteration(struct bench *, double ms);
-void bench_phase_items(struct bench *, uint64_t);
-void bench_phase_bytes_out(struct bench *, uint64_t);
-void bench_phase_end(struct bench *);
+void phases_begin(struct phases *, const char *phase);
+void phases_iteration(struct phases *, double ms);
+void phases_items(struct phases *, uint64_t);
+void phases_bytes_out(struct phases *, uint64_t);
+void phases_end(struct phases *);
 /* Sets a workload-specific counter on the open phase, or if none is open,
  * on the last phase that ended. */
-void bench_counter(struct bench *, const char *name, double value);
+void phases_counter(struct phases *, const char *name, double value);
 /* The last phase that ended (for reading its figures), or NULL. */
-const struct phase_result *bench_last(const struct bench *);
-
-/* Helpers for inner-iteration timing. */
-double bench_now_ms(void);
+const struct phase_result *phases_last(const struct phases *);
 
 #endif

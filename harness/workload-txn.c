@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "db.h"
 #include "ds.h"
 #include "json.h"
+#include "jsonrpc-reply.h"
 #include "ovsdb_log.h"
+#include "phases.h"
 #include "rng.h"
 #include "schema.h"
 #include "util.h"
@@ -27,7 +28,7 @@ static const char txn_schema[] =
     "\"count\": {\"type\": \"integer\"}}}}}";
 
 static char *
-txn_prepare(struct bench_options *o)
+txn_prepare(struct workload_options *o)
 {
     if (!o->clients) {
         o->clients = 5;
@@ -42,7 +43,7 @@ txn_prepare(struct bench_options *o)
 }
 
 static void
-txn_describe(const struct bench_options *o, struct ds *ds)
+txn_describe(const struct workload_options *o, struct ds *ds)
 {
     ds_put_format(ds, " clients=%d txns=%d", o->clients, o->txns);
 }
@@ -140,20 +141,11 @@ execute(struct db *db, struct table *table, const struct json *request,
     log_record_to_ds(text.string, text.length, log);
     ds_destroy(&text);
 
-    /* Reply: {"id": ID, "result": [{"uuid": ["uuid", "..."]}], "error":
-     * null}. */
-    union atom a = { .uuid = uuid };
-    struct json *result = json_object_create();
-    json_object_put(result, "uuid", atom_to_json(&a, ATOMIC_UUID));
-    struct json *reply = json_object_create();
-    json_object_put(reply, "id", json_clone(id));
-    json_object_put(reply, "result", json_array_create_1(result));
-    json_object_put(reply, "error", json_null_create());
-    return reply;
+    return insert_reply(id, &uuid);
 }
 
 static char *
-txn_run(struct bench *b, const struct bench_options *o)
+txn_run(struct phases *p, const struct workload_options *o)
 {
     size_t n_txns = (size_t) o->clients * o->txns;
     struct rng rng;
@@ -162,18 +154,18 @@ txn_run(struct bench *b, const struct bench_options *o)
     rng_init(&rng, o->seed);
 
     /* Clients build and serialize their requests (not server work). */
-    bench_phase_begin(b, "client");
+    phases_begin(p, "client");
     char **requests = xmalloc(n_txns * sizeof *requests);
     size_t k = 0;
     for (int m = 0; m < o->txns; m++) {
         for (int c = 0; c < o->clients; c++) {
             requests[k] = build_request(c, m, k, &rng);
-            bench_phase_bytes_out(b, strlen(requests[k]));
+            phases_bytes_out(p, strlen(requests[k]));
             k++;
         }
     }
-    bench_phase_items(b, n_txns);
-    bench_phase_end(b);
+    phases_items(p, n_txns);
+    phases_end(p);
 
     struct json *schema_json = json_from_string(txn_schema);
     struct db_schema *schema;
@@ -193,10 +185,10 @@ txn_run(struct bench *b, const struct bench_options *o)
     struct ds log = DS_EMPTY_INITIALIZER;
     struct ds out = DS_EMPTY_INITIALIZER;
     uint64_t log_bytes = 0;
-    bench_phase_begin(b, "server");
-    double start = bench_now_ms();
+    phases_begin(p, "server");
+    double start = metrics_now_ms();
     for (k = 0; k < n_txns && !error; k++) {
-        double t0 = bench_now_ms();
+        double t0 = metrics_now_ms();
         const char *text = requests[k];
         struct json *request = json_parse_buffer(text, strlen(text), &error);
         if (!request) {
@@ -212,28 +204,28 @@ txn_run(struct bench *b, const struct bench_options *o)
             ds_clear(&out);
             json_to_ds(reply, 0, &out);
             json_destroy(reply);
-            bench_phase_bytes_out(b, out.length);
+            phases_bytes_out(p, out.length);
             log_bytes += log.length;
         }
-        bench_phase_iteration(b, bench_now_ms() - t0);
+        phases_iteration(p, metrics_now_ms() - t0);
     }
-    double elapsed_ms = bench_now_ms() - start;
-    bench_phase_items(b, k);
-    bench_phase_end(b);
-    bench_counter(b, "txn_per_s", elapsed_ms > 0 ? k / (elapsed_ms / 1e3)
+    double elapsed_ms = metrics_now_ms() - start;
+    phases_items(p, k);
+    phases_end(p);
+    phases_counter(p, "txn_per_s", elapsed_ms > 0 ? k / (elapsed_ms / 1e3)
                   : 0);
-    bench_counter(b, "log_bytes", log_bytes);
-    bench_counter(b, "rows", table->n_rows);
+    phases_counter(p, "log_bytes", log_bytes);
+    phases_counter(p, "rows", table->n_rows);
     ds_destroy(&log);
     ds_destroy(&out);
 
-    bench_phase_begin(b, "free");
+    phases_begin(p, "free");
     db_destroy(db);
     for (size_t i = 0; i < n_txns; i++) {
         free(requests[i]);
     }
     free(requests);
-    bench_phase_end(b);
+    phases_end(p);
     return error;
 }
 

@@ -2,42 +2,42 @@
  * does at startup; the figure of interest is RSS after load. */
 #include <stdlib.h>
 
-#include "bench.h"
 #include "db.h"
 #include "db_file.h"
 #include "ds.h"
+#include "phases.h"
 #include "workload.h"
 
 static char *
-load_prepare(struct bench_options *o)
+load_prepare(struct workload_options *o)
 {
     return NULL;
 }
 
 static void
-load_describe(const struct bench_options *o, struct ds *ds)
+load_describe(const struct workload_options *o, struct ds *ds)
 {
 }
 
 static char *
-load_run(struct bench *b, const struct bench_options *o)
+load_run(struct phases *p, const struct workload_options *o)
 {
     struct db_load_stats stats;
     struct db *db;
 
-    char *error = workload_load_phase(b, o, &db, &stats);
+    char *error = workload_load_phase(p, o, &db, &stats);
     if (error) {
         return error;
     }
     size_t n_rows = db_n_rows(db);
-    bench_counter(b, "rows", n_rows);
-    bench_counter(b, "records", stats.records);
-    bench_counter(b, "file_bytes", stats.bytes);
-    bench_counter(b, "rss_after_load_bytes", bench_last(b)->end.rss_bytes);
+    phases_counter(p, "rows", n_rows);
+    phases_counter(p, "records", stats.records);
+    phases_counter(p, "file_bytes", stats.bytes);
+    phases_counter(p, "rss_after_load_bytes", phases_last(p)->end.rss_bytes);
 
-    bench_phase_begin(b, "free");
+    phases_begin(p, "free");
     db_destroy(db);
-    bench_phase_end(b);
+    phases_end(p);
     return NULL;
 }
 

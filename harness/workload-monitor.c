@@ -13,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "condition.h"
 #include "db.h"
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
+#include "jsonrpc-reply.h"
+#include "phases.h"
 #include "rng.h"
 #include "schema.h"
 #include "util.h"
@@ -27,7 +28,7 @@
 enum monitor_mode { MODE_TREE, MODE_CACHE, MODE_DIRECT };
 
 static char *
-monitor_prepare(struct bench_options *o)
+monitor_prepare(struct workload_options *o)
 {
     if (!o->clients) {
         o->clients = 10;
@@ -56,7 +57,7 @@ monitor_prepare(struct bench_options *o)
 }
 
 static void
-monitor_describe(const struct bench_options *o, struct ds *ds)
+monitor_describe(const struct workload_options *o, struct ds *ds)
 {
     ds_put_format(ds, " clients=%d batches=%d batch_rows=%d mode=%s table=%s "
                   "condition=%s", o->clients, o->batches, o->batch_rows,
@@ -97,134 +98,50 @@ choose_column(const struct table_schema *ts, const struct condition *cond)
     return NULL;
 }
 
-/* {"<uuid>": {"<kind>": {columns}}, ...} for 'rows' as a tree.  'kind' is
- * "initial" (non-default columns) or "modify" (the changed column). */
+/* The message for 'client' around 'tu' (taken): the reply to its
+ * monitor_cond request (its id is the client's number), or an update2. */
 static struct json *
-rows_tree(const struct monitor *m, struct row **rows, size_t n,
-          const char *kind)
+wrap(struct json *tu, int client, const struct column_schema *modified)
 {
-    const struct table_schema *ts = m->table->schema;
-    struct json *tu = json_object_create();
-    bool initial = !strcmp(kind, "initial");
-
-    for (size_t i = 0; i < n; i++) {
-        struct json *cols;
-        if (initial) {
-            cols = row_to_json(rows[i], ts, false, false);
-        } else {
-            cols = json_object_create();
-            json_object_put(cols, m->mod_column->name,
-                            datum_to_json(&rows[i]->fields[
-                                              m->mod_column->index],
-                                          &m->mod_column->type));
-        }
-        struct json *update = json_object_create();
-        json_object_put(update, kind, cols);
-        char uuid[UUID_LEN + 1];
-        uuid_format(&rows[i]->uuid, uuid);
-        json_object_put(tu, uuid, update);
-    }
-    return tu;
-}
-
-/* The same as rows_tree(), each row written directly as text and wrapped in
- * a serialized node. */
-static struct json *
-rows_direct(const struct monitor *m, struct row **rows, size_t n,
-            const char *kind)
-{
-    const struct table_schema *ts = m->table->schema;
-    struct json *tu = json_object_create();
-    bool initial = !strcmp(kind, "initial");
-
-    for (size_t i = 0; i < n; i++) {
-        struct ds text = DS_EMPTY_INITIALIZER;
-        bool first = true;
-
-        ds_put_format(&text, "{\"%s\":{", kind);
-        for (unsigned int j = 0; j < ts->n_columns; j++) {
-            const struct column_schema *c = ts->columns[j];
-            const struct datum *d = &rows[i]->fields[j];
-            if (initial ? datum_is_default(d, &c->type) : c != m->mod_column) {
-                continue;
-            }
-            if (!first) {
-                ds_put_char(&text, ',');
-            }
-            first = false;
-            ds_put_format(&text, "\"%s\":", c->name);
-            datum_to_ds(d, &c->type, &text);
-        }
-        ds_put_cstr(&text, "}}");
-
-        char uuid[UUID_LEN + 1];
-        uuid_format(&rows[i]->uuid, uuid);
-        json_object_put(tu, uuid,
-                        json_serialized_object_create_nocopy(
-                            ds_steal_cstr(&text)));
-    }
-    return tu;
-}
-
-static struct json *
-table_updates(const struct monitor *m, struct json *rows)
-{
-    struct json *tu = json_object_create();
-    json_object_put(tu, m->table->schema->name, rows);
-    return tu;
-}
-
-/* The message for 'client' around 'tu' (taken). */
-static struct json *
-wrap(struct json *tu, int client, bool initial)
-{
-    struct json *msg = json_object_create();
-
-    if (initial) {
-        json_object_put(msg, "id", json_integer_create(client));
-        json_object_put(msg, "result", tu);
-        json_object_put(msg, "error", json_null_create());
-    } else {
-        json_object_put(msg, "id", json_null_create());
-        json_object_put_string(msg, "method", "update2");
-        json_object_put(msg, "params",
-                        json_array_create_2(json_string_create("monid"), tu));
-    }
-    return msg;
+    return (modified ? update2_notification(tu)
+            : jsonrpc_reply(json_integer_create(client), tu));
 }
 
 static void
-send_msg(struct bench *b, struct monitor *m, struct json *msg)
+send_msg(struct phases *p, struct monitor *m, struct json *msg)
 {
     ds_clear(&m->out);
     json_to_ds(msg, 0, &m->out);
     json_destroy(msg);
-    bench_phase_bytes_out(b, m->out.length);
+    phases_bytes_out(p, m->out.length);
 }
 
-/* Sends 'rows' (of kind 'kind') to every client in the configured mode. */
+/* Sends 'rows' to every client in the configured mode: as the initial reply
+ * if 'modified' is NULL, else as an update2 of column 'modified'. */
 static void
-compose_and_send(struct bench *b, struct monitor *m, int first_client,
+compose_and_send(struct phases *p, struct monitor *m, int first_client,
                  int n_clients, struct row **rows, size_t n,
-                 const char *kind)
+                 const struct column_schema *modified)
 {
-    bool initial = !strcmp(kind, "initial");
+    const struct table_schema *ts = m->table->schema;
 
     if (m->mode == MODE_TREE) {
         for (int c = first_client; c < first_client + n_clients; c++) {
-            struct json *tu = table_updates(m, rows_tree(m, rows, n, kind));
-            send_msg(b, m, wrap(tu, c, initial));
+            struct json *tu = update2_table_updates(
+                ts->name, update2_rows_tree(ts, rows, n, modified));
+            send_msg(p, m, wrap(tu, c, modified));
         }
         return;
     }
 
-    struct json *tu = table_updates(m, (m->mode == MODE_CACHE
-                                        ? rows_tree(m, rows, n, kind)
-                                        : rows_direct(m, rows, n, kind)));
+    struct json *tu = update2_table_updates(
+        ts->name, (m->mode == MODE_CACHE
+                   ? update2_rows_tree(ts, rows, n, modified)
+                   : update2_rows_direct(ts, rows, n, modified)));
     struct json *cached = json_serialized_object_create(tu);
     json_destroy(tu);
     for (int c = first_client; c < first_client + n_clients; c++) {
-        send_msg(b, m, wrap(json_clone(cached), c, initial));
+        send_msg(p, m, wrap(json_clone(cached), c, modified));
     }
     json_destroy(cached);
 }
@@ -245,7 +162,7 @@ modify_row(struct monitor *m, struct row *row, int batch, size_t i)
 }
 
 static char *
-monitor_run(struct bench *b, const struct bench_options *o)
+monitor_run(struct phases *p, const struct workload_options *o)
 {
     struct monitor m;
     char *error;
@@ -254,7 +171,7 @@ monitor_run(struct bench *b, const struct bench_options *o)
     m.mode = (!strcmp(o->mode, "tree") ? MODE_TREE
               : !strcmp(o->mode, "cache") ? MODE_CACHE : MODE_DIRECT);
 
-    error = workload_load_phase(b, o, &m.db, NULL);
+    error = workload_load_phase(p, o, &m.db, NULL);
     if (error) {
         return error;
     }
@@ -289,7 +206,7 @@ monitor_run(struct bench *b, const struct bench_options *o)
     }
 
     double cpu_s = 0;
-    bench_phase_begin(b, "initial");
+    phases_begin(p, "initial");
     if (m.mode == MODE_TREE) {
         /* Each client's monitor evaluates its own condition. */
         struct row **mine = xmalloc((m.table->n_rows + 1) * sizeof *mine);
@@ -300,19 +217,18 @@ monitor_run(struct bench *b, const struct bench_options *o)
                     mine[n++] = m.rows[i];
                 }
             }
-            compose_and_send(b, &m, c, 1, mine, n, "initial");
+            compose_and_send(p, &m, c, 1, mine, n, NULL);
         }
         free(mine);
     } else {
-        compose_and_send(b, &m, 0, o->clients, matching, n_matching,
-                         "initial");
+        compose_and_send(p, &m, 0, o->clients, matching, n_matching, NULL);
     }
-    bench_phase_items(b, n_matching * o->clients);
-    bench_phase_end(b);
-    const struct phase_result *r = bench_last(b);
+    phases_items(p, n_matching * o->clients);
+    phases_end(p);
+    const struct phase_result *r = phases_last(p);
     cpu_s += (r->end.user_s - r->start.user_s) + (r->end.sys_s
                                                   - r->start.sys_s);
-    bench_counter(b, "rows_matching", n_matching);
+    phases_counter(p, "rows_matching", n_matching);
 
     /* Update batches: modify 'batch_rows' random matching rows each. */
     size_t per_batch = (size_t) o->batch_rows < n_matching
@@ -320,9 +236,9 @@ monitor_run(struct bench *b, const struct bench_options *o)
     struct row **batch = xmalloc((per_batch + 1) * sizeof *batch);
     struct rng rng;
     rng_init(&rng, o->seed);
-    bench_phase_begin(b, "updates");
+    phases_begin(p, "updates");
     for (int k = 0; k < o->batches; k++) {
-        double t0 = bench_now_ms();
+        double t0 = metrics_now_ms();
         /* Distinct rows, in UUID order: a strided walk from a random
          * start. */
         size_t start = rng_range(&rng, n_matching ? n_matching : 1);
@@ -331,26 +247,27 @@ monitor_run(struct bench *b, const struct bench_options *o)
             batch[i] = matching[(start + i * stride) % n_matching];
             modify_row(&m, batch[i], k, i);
         }
-        compose_and_send(b, &m, 0, o->clients, batch, per_batch, "modify");
-        bench_phase_iteration(b, bench_now_ms() - t0);
-        bench_phase_items(b, per_batch * o->clients);
+        compose_and_send(p, &m, 0, o->clients, batch, per_batch,
+                         m.mod_column);
+        phases_iteration(p, metrics_now_ms() - t0);
+        phases_items(p, per_batch * o->clients);
     }
-    bench_phase_end(b);
-    r = bench_last(b);
+    phases_end(p);
+    r = phases_last(p);
     cpu_s += (r->end.user_s - r->start.user_s) + (r->end.sys_s
                                                   - r->start.sys_s);
-    bench_counter(b, "cpu_after_load_s", cpu_s);
-    bench_counter(b, "rows_per_batch", per_batch);
+    phases_counter(p, "cpu_after_load_s", cpu_s);
+    phases_counter(p, "rows_per_batch", per_batch);
     free(batch);
     free(matching);
 
 out:
-    bench_phase_begin(b, "free");
+    phases_begin(p, "free");
     free(m.rows);
     condition_destroy(&m.cond);
     db_destroy(m.db);
     ds_destroy(&m.out);
-    bench_phase_end(b);
+    phases_end(p);
     return error;
 }
 

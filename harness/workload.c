@@ -1,11 +1,11 @@
-/* The table of workloads, in --help order. */
+/* The table of workloads, in --help order, and the load phase they share. */
 #include "workload.h"
 
 #include <string.h>
 
-#include "bench.h"
 #include "db.h"
 #include "db_file.h"
+#include "phases.h"
 
 const struct workload *const workloads[] = {
     &workload_load,
@@ -29,14 +29,14 @@ workload_find(const char *name)
 }
 
 char *
-workload_load_phase(struct bench *b, const struct bench_options *o,
+workload_load_phase(struct phases *p, const struct workload_options *o,
                     struct db **dbp, struct db_load_stats *stats)
 {
-    bench_phase_begin(b, "load");
+    phases_begin(p, "load");
     char *error = db_load_file(o->dataset, dbp, stats);
     if (!error) {
-        bench_phase_items(b, db_n_rows(*dbp));
+        phases_items(p, db_n_rows(*dbp));
     }
-    bench_phase_end(b);
+    phases_end(p);
     return error;
 }

@@ -1,5 +1,5 @@
 /* How this harness was built, for the results context.  Defined in the
- * build_info.c that meson generates (harness/meson.build). */
+ * build-info.c that meson generates (harness/meson.build). */
 #ifndef HARNESS_BUILD_INFO_H
 #define HARNESS_BUILD_INFO_H 1
 

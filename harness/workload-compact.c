@@ -3,80 +3,56 @@
  * order and keys sorted, so the output is byte-identical for every impl. */
 #include <stdlib.h>
 
-#include "bench.h"
 #include "db.h"
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
+#include "jsonrpc-reply.h"
 #include "ovsdb_log.h"
+#include "phases.h"
 #include "util.h"
 #include "workload.h"
 
 static char *
-compact_prepare(struct bench_options *o)
+compact_prepare(struct workload_options *o)
 {
     return NULL;
 }
 
 static void
-compact_describe(const struct bench_options *o, struct ds *ds)
+compact_describe(const struct workload_options *o, struct ds *ds)
 {
-}
-
-/* {"<table>": {"<uuid>": {<non-default columns>}, ...}, ...}. */
-static struct json *
-build_snapshot(const struct db *db)
-{
-    struct json *txn = json_object_create();
-
-    for (unsigned int i = 0; i < db->schema->n_tables; i++) {
-        const struct table *t = &db->tables[i];
-        if (!t->n_rows) {
-            continue;
-        }
-        struct row **rows = table_sorted_rows(t);
-        struct json *rows_json = json_object_create();
-        for (size_t j = 0; j < t->n_rows; j++) {
-            char uuid[UUID_LEN + 1];
-            uuid_format(&rows[j]->uuid, uuid);
-            json_object_put(rows_json, uuid,
-                            row_to_json(rows[j], t->schema, false, false));
-        }
-        free(rows);
-        json_object_put(txn, t->schema->name, rows_json);
-    }
-    return txn;
 }
 
 static char *
-compact_run(struct bench *b, const struct bench_options *o)
+compact_run(struct phases *p, const struct workload_options *o)
 {
     struct db_load_stats stats;
     struct db *db;
 
-    char *error = workload_load_phase(b, o, &db, &stats);
+    char *error = workload_load_phase(p, o, &db, &stats);
     if (error) {
         return error;
     }
-    bench_counter(b, "records", stats.records);
+    phases_counter(p, "records", stats.records);
 
     /* Serialize the schema and the snapshot into file records. */
     struct ds file = DS_EMPTY_INITIALIZER;
     struct ds text = DS_EMPTY_INITIALIZER;
-    bench_phase_begin(b, "compact");
+    phases_begin(p, "compact");
     json_to_ds(db->schema->json, JSSF_SORT, &text);
     log_record_to_ds(text.string, text.length, &file);
     ds_clear(&text);
-    struct json *snapshot = build_snapshot(db);
+    struct json *snapshot = snapshot_record(db);
     json_to_ds(snapshot, JSSF_SORT, &text);
     json_destroy(snapshot);
     log_record_to_ds(text.string, text.length, &file);
     ds_destroy(&text);
-    bench_phase_items(b, db_n_rows(db));
-    bench_phase_bytes_out(b, file.length);
-    bench_phase_end(b);
+    phases_items(p, db_n_rows(db));
+    phases_bytes_out(p, file.length);
+    phases_end(p);
 
-    if (o->output && b->repetition == 0) {
+    if (o->output && p->repetition == 0) {
         struct out_file out;
         error = out_file_open(&out, o->output);
         if (!error) {
@@ -90,9 +66,9 @@ compact_run(struct bench *b, const struct bench_options *o)
     }
     ds_destroy(&file);
 
-    bench_phase_begin(b, "free");
+    phases_begin(p, "free");
     db_destroy(db);
-    bench_phase_end(b);
+    phases_end(p);
     return error;
 }
 

@@ -2,18 +2,18 @@
  * select of every table (all columns) as JSON and serialize it. */
 #include <stdlib.h>
 
-#include "bench.h"
 #include "db.h"
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
+#include "jsonrpc-reply.h"
 #include "ovsdb_log.h"
-#include "reply.h"
+#include "phases.h"
 #include "util.h"
 #include "workload.h"
 
 static char *
-dump_prepare(struct bench_options *o)
+dump_prepare(struct workload_options *o)
 {
     if (!o->iterations) {
         o->iterations = 1;
@@ -22,18 +22,18 @@ dump_prepare(struct bench_options *o)
 }
 
 static void
-dump_describe(const struct bench_options *o, struct ds *ds)
+dump_describe(const struct workload_options *o, struct ds *ds)
 {
     ds_put_format(ds, " iterations=%d", o->iterations);
 }
 
 static char *
-dump_run(struct bench *b, const struct bench_options *o)
+dump_run(struct phases *p, const struct workload_options *o)
 {
     struct db *db;
     struct ds text = DS_EMPTY_INITIALIZER;
 
-    char *error = workload_load_phase(b, o, &db, NULL);
+    char *error = workload_load_phase(p, o, &db, NULL);
     if (error) {
         return error;
     }
@@ -41,31 +41,31 @@ dump_run(struct bench *b, const struct bench_options *o)
     /* Build + serialize, 'iterations' times, each timed on its own; the
      * split between the two goes into counters. */
     double build_ms = 0, serialize_ms = 0;
-    bench_phase_begin(b, "dump");
+    phases_begin(p, "dump");
     for (int i = 0; i < o->iterations; i++) {
-        double t0 = bench_now_ms();
-        struct json *reply = build_dump_reply(db, 1);
-        double t1 = bench_now_ms();
+        double t0 = metrics_now_ms();
+        struct json *reply = dump_reply(db, 1);
+        double t1 = metrics_now_ms();
         ds_clear(&text);
         json_to_ds(reply, JSSF_SORT, &text);
-        double t2 = bench_now_ms();
+        double t2 = metrics_now_ms();
         json_destroy(reply);
-        double t3 = bench_now_ms();
+        double t3 = metrics_now_ms();
         build_ms += t1 - t0;
         serialize_ms += t2 - t1;
-        bench_phase_iteration(b, t3 - t0);
-        bench_phase_bytes_out(b, text.length);
-        bench_phase_items(b, db_n_rows(db));
+        phases_iteration(p, t3 - t0);
+        phases_bytes_out(p, text.length);
+        phases_items(p, db_n_rows(db));
     }
-    bench_phase_end(b);
-    bench_counter(b, "build_ms", build_ms);
-    bench_counter(b, "serialize_ms", serialize_ms);
+    phases_end(p);
+    phases_counter(p, "build_ms", build_ms);
+    phases_counter(p, "serialize_ms", serialize_ms);
 
-    bench_phase_begin(b, "free");
+    phases_begin(p, "free");
     db_destroy(db);
-    bench_phase_end(b);
+    phases_end(p);
 
-    if (o->output && b->repetition == 0) {
+    if (o->output && p->repetition == 0) {
         struct out_file out;
         error = out_file_open(&out, o->output);
         if (!error) {

@@ -7,17 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "db.h"
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
+#include "phases.h"
 #include "rng.h"
 #include "util.h"
 #include "workload.h"
 
 static char *
-raft_prepare(struct bench_options *o)
+raft_prepare(struct workload_options *o)
 {
     if (!o->entries) {
         o->entries = 100;
@@ -35,7 +35,7 @@ raft_prepare(struct bench_options *o)
 }
 
 static void
-raft_describe(const struct bench_options *o, struct ds *ds)
+raft_describe(const struct workload_options *o, struct ds *ds)
 {
     ds_put_format(ds, " entries=%d followers=%d mode=%s", o->entries,
                   o->followers, o->mode);
@@ -129,12 +129,12 @@ append_request(const struct raft_entry *e, int follower, uint64_t commit)
 }
 
 static char *
-raft_run(struct bench *b, const struct bench_options *o)
+raft_run(struct phases *p, const struct workload_options *o)
 {
     bool serialized = !strcmp(o->mode, "serialized");
     struct db *db;
 
-    char *error = workload_load_phase(b, o, &db, NULL);
+    char *error = workload_load_phase(p, o, &db, NULL);
     if (error) {
         return error;
     }
@@ -155,7 +155,7 @@ raft_run(struct bench *b, const struct bench_options *o)
     struct rng rng;
     rng_init(&rng, o->seed);
     struct raft_entry *log = xmalloc(n_entries * sizeof *log);
-    bench_phase_begin(b, "build_log");
+    phases_begin(p, "build_log");
     for (size_t i = 0; i < n_entries; i++) {
         struct raft_entry *e = &log[i];
         e->term = 1;
@@ -169,16 +169,16 @@ raft_run(struct bench *b, const struct bench_options *o)
                 break;
             }
         }
-        bench_phase_bytes_out(b, strlen(texts[i]));
+        phases_bytes_out(p, strlen(texts[i]));
     }
-    bench_phase_items(b, n_entries);
-    bench_phase_end(b);
-    const struct phase_result *r = bench_last(b);
-    bench_counter(b, "retained_log_heap_bytes",
+    phases_items(p, n_entries);
+    phases_end(p);
+    const struct phase_result *r = phases_last(p);
+    phases_counter(p, "retained_log_heap_bytes",
                   (double) r->end.heap_allocated - r->start.heap_allocated);
-    bench_counter(b, "retained_log_rss_bytes",
+    phases_counter(p, "retained_log_rss_bytes",
                   (double) r->end.rss_bytes - r->start.rss_bytes);
-    bench_counter(b, "retained_log_alloc_bytes",
+    phases_counter(p, "retained_log_alloc_bytes",
                   (double) (r->end.alloc.bytes - r->start.alloc.bytes));
     for (size_t i = 0; i < n_entries; i++) {
         free(texts[i]);
@@ -194,28 +194,28 @@ raft_run(struct bench *b, const struct bench_options *o)
 
     /* Send every entry to every follower. */
     struct ds out = DS_EMPTY_INITIALIZER;
-    bench_phase_begin(b, "send");
+    phases_begin(p, "send");
     for (size_t i = 0; i < n_entries; i++) {
-        double t0 = bench_now_ms();
+        double t0 = metrics_now_ms();
         for (int f = 0; f < o->followers; f++) {
             struct json *msg = append_request(&log[i], f, i);
             ds_clear(&out);
             json_to_ds(msg, 0, &out);
             json_destroy(msg);
-            bench_phase_bytes_out(b, out.length);
+            phases_bytes_out(p, out.length);
         }
-        bench_phase_iteration(b, bench_now_ms() - t0);
+        phases_iteration(p, metrics_now_ms() - t0);
     }
-    bench_phase_items(b, n_entries * o->followers);
-    bench_phase_end(b);
+    phases_items(p, n_entries * o->followers);
+    phases_end(p);
     ds_destroy(&out);
 
-    bench_phase_begin(b, "free");
+    phases_begin(p, "free");
     for (size_t i = 0; i < n_entries; i++) {
         json_destroy(log[i].data);
     }
     free(log);
-    bench_phase_end(b);
+    phases_end(p);
     return NULL;
 }
 
