@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ovsdb/uuid.h"
 #include "util.h"
 
 /* Every atom fits in this many bytes (templates are checked against it), so
@@ -137,30 +138,13 @@ init_hex_pairs(void)
     }
 }
 
-static inline void
-put_hex_bytes(char *out, uint64_t v, int n_bytes)
-{
-    for (int i = n_bytes - 1; i >= 0; i--) {
-        memcpy(out + 2 * i, &hex_pairs[2 * (v & 255)], 2);
-        v >>= 8;
-    }
-}
-
+/* Version 4, RFC 4122 variant, as uuid_generate() makes them. */
 static void
 format_uuid(uint64_t hi, uint64_t lo, char *out)
 {
-    /* Version 4, RFC 4122 variant, as uuid_generate() makes them. */
-    hi = (hi & ~0xf000ULL) | 0x4000ULL;
-    lo = (lo & ~(3ULL << 62)) | (2ULL << 62);
-    put_hex_bytes(out, hi >> 32, 4);
-    out[8] = '-';
-    put_hex_bytes(out + 9, hi >> 16, 2);
-    out[13] = '-';
-    put_hex_bytes(out + 14, hi, 2);
-    out[18] = '-';
-    put_hex_bytes(out + 19, lo >> 48, 2);
-    out[23] = '-';
-    put_hex_bytes(out + 24, lo, 6);
+    struct uuid u = uuid_from_u64(hi, lo);
+    uuid_set_v4(&u);
+    uuid_put(&u, out);
 }
 
 void

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "out.h"
+#include "ovsdb/record-writer.h"
 #include "profile.h"
 
 struct u64_set {

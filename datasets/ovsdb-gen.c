@@ -18,7 +18,7 @@
 #include "ds.h"
 #include "gen.h"
 #include "json.h"
-#include "out.h"
+#include "ovsdb/record-writer.h"
 #include "profile.h"
 #include "schema.h"
 #include "util.h"

@@ -17,8 +17,9 @@
 
 #include "ds.h"
 #include "json.h"
-#include "ovsdb-file.h"
-#include "rng.h"
+#include "ovsdb/mapped-reader.h"
+#include "ovsdb/rng.h"
+#include "ovsdb/uuid.h"
 #include "schema.h"
 #include "shash.h"
 #include "util.h"
@@ -122,8 +123,8 @@ scan_error(struct scan *sc, const char *format, ...)
     va_start(args, format);
     char *msg = xvasprintf(format, args);
     va_end(args);
-    sc->error = xasprintf("%s: record %"PRIu64", byte %zu: %s", sc->file,
-                          sc->record,
+    sc->error = xasprintf("%s: record %"PRIu64" at byte offset %zu: %s",
+                          sc->file, sc->record,
                           sc->base_offset + (size_t) (sc->p - sc->base), msg);
     free(msg);
 }
@@ -222,30 +223,12 @@ skip_value(struct scan *sc)
 static bool
 parse_uuid(const char *s, size_t n, uint64_t *hi, uint64_t *lo)
 {
-    if (n != 36) {
+    struct uuid u;
+    if (!uuid_from_buffer(&u, s, n)) {
         return false;
     }
-    uint64_t v[2] = { 0, 0 };
-    int nibble = 0;
-    for (size_t i = 0; i < 36; i++) {
-        char c = s[i];
-        if (i == 8 || i == 13 || i == 18 || i == 23) {
-            if (c != '-') {
-                return false;
-            }
-            continue;
-        }
-        int d = (c >= '0' && c <= '9') ? c - '0'
-                : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-        if (d < 0) {
-            return false;
-        }
-        v[nibble / 16] = (v[nibble / 16] << 4) | d;
-        nibble++;
-    }
-    *hi = v[0];
-    *lo = v[1];
+    *hi = (uint64_t) u.parts[0] << 32 | u.parts[1];
+    *lo = (uint64_t) u.parts[2] << 32 | u.parts[3];
     return true;
 }
 
@@ -486,7 +469,7 @@ struct span {
 };
 
 static bool
-apply_txn(struct stats_ctx *ctx, const struct ovsdb_record *rec,
+apply_txn(struct stats_ctx *ctx, const struct mapped_record *rec,
           char **errorp)
 {
     struct scan sc = {
@@ -974,28 +957,28 @@ main(int argc, char *argv[])
         return 2;
     }
     const char *file_name = argv[optind];
-    struct ovsdb_file f;
-    char *err = NULL;
-    if (!ovsdb_file_open(&f, file_name, &err)) {
+    struct mapped_reader f;
+    char *err = mapped_reader_open(&f, file_name);
+    if (err) {
         ovs_fatal(0, "%s", err);
     }
     struct stats_ctx ctx = { .file = file_name };
-    struct ovsdb_record rec;
+    struct mapped_record rec;
     int r;
-    while ((r = ovsdb_file_next(&f, &rec, &err)) > 0) {
+    while ((r = mapped_reader_next(&f, &rec, &err)) > 0) {
         ctx.n_records++;
         if (rec.index == 0) {
             char *perr = NULL;
             struct json *j = json_parse_buffer(rec.body, rec.length, &perr);
             if (!j) {
-                ovs_fatal(0, "%s: record 0 (schema), byte %zu: invalid JSON: "
+                ovs_fatal(0, "%s: record 0 at byte offset %zu: invalid JSON: "
                           "%s", file_name, rec.body_offset, perr);
             }
             ctx.schema = schema_from_json(j, &perr);
             json_destroy(j);
             if (!ctx.schema) {
-                ovs_fatal(0, "%s: record 0, byte %zu: invalid schema: %s",
-                          file_name, rec.body_offset, perr);
+                ovs_fatal(0, "%s: record 0 at byte offset %zu: invalid "
+                          "schema: %s", file_name, rec.body_offset, perr);
             }
         } else if (!apply_txn(&ctx, &rec, &err)) {
             ovs_fatal(0, "%s", err);
@@ -1018,7 +1001,7 @@ main(int argc, char *argv[])
         char *cerr = count_row(&c, &ctx.schema->tables[row->table],
                                row->table, row);
         if (cerr) {
-            ovs_fatal(0, "%s: %s row at byte %zu: %s", file_name,
+            ovs_fatal(0, "%s: %s row at byte offset %zu: %s", file_name,
                       ctx.schema->tables[row->table].name,
                       row->owned ? (size_t) 0 : (size_t) (row->text - f.data),
                       cerr);
@@ -1040,6 +1023,6 @@ main(int argc, char *argv[])
     free(c.bytes);
     free(c.distinct.slots);
     schema_destroy(ctx.schema);
-    ovsdb_file_close(&f);
+    mapped_reader_close(&f);
     return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rng.h"
+#include "ovsdb/rng.h"
 #include "schema.h"
 
 /* A weighted mixture of integer ranges, e.g. "1:60,5..8:35,50..80:5". */

@@ -9,7 +9,7 @@
 
 #include "bench.h"
 #include "build_info.h"
-#include "datum.h"
+#include "ovsdb/datum.h"
 #include "ds.h"
 #include "file_hash.h"
 #include "json.h"

@@ -8,7 +8,7 @@
 
 #include "bench.h"
 #include "ds.h"
-#include "ovsdb_log.h"
+#include "ovsdb/out-file.h"
 #include "util.h"
 
 /* A run's figures as (key, value) pairs, standard ones first. */

@@ -8,7 +8,8 @@
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
-#include "ovsdb_log.h"
+#include "ovsdb/out-file.h"
+#include "ovsdb/record.h"
 #include "util.h"
 #include "workload.h"
 
@@ -65,12 +66,12 @@ compact_run(struct bench *b, const struct bench_options *o)
     struct ds text = DS_EMPTY_INITIALIZER;
     bench_phase_begin(b, "compact");
     json_to_ds(db->schema->json, JSSF_SORT, &text);
-    log_record_to_ds(text.string, text.length, &file);
+    ovsdb_record_to_ds(text.string, text.length, &file);
     ds_clear(&text);
     struct json *snapshot = build_snapshot(db);
     json_to_ds(snapshot, JSSF_SORT, &text);
     json_destroy(snapshot);
-    log_record_to_ds(text.string, text.length, &file);
+    ovsdb_record_to_ds(text.string, text.length, &file);
     ds_destroy(&text);
     bench_phase_items(b, db_n_rows(db));
     bench_phase_bytes_out(b, file.length);

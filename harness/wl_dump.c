@@ -7,7 +7,7 @@
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
-#include "ovsdb_log.h"
+#include "ovsdb/out-file.h"
 #include "reply.h"
 #include "util.h"
 #include "workload.h"

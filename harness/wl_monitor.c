@@ -19,8 +19,8 @@
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
-#include "rng.h"
-#include "schema.h"
+#include "ovsdb/rng.h"
+#include "ovsdb/schema.h"
 #include "util.h"
 #include "workload.h"
 

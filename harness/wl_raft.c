@@ -12,7 +12,7 @@
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
-#include "rng.h"
+#include "ovsdb/rng.h"
 #include "util.h"
 #include "workload.h"
 

@@ -12,9 +12,9 @@
 #include "db.h"
 #include "ds.h"
 #include "json.h"
-#include "ovsdb_log.h"
-#include "rng.h"
-#include "schema.h"
+#include "ovsdb/record.h"
+#include "ovsdb/rng.h"
+#include "ovsdb/schema.h"
 #include "util.h"
 #include "workload.h"
 
@@ -137,7 +137,7 @@ execute(struct db *db, struct table *table, const struct json *request,
     json_to_ds(record, 0, &text);
     json_destroy(record);
     ds_clear(log);
-    log_record_to_ds(text.string, text.length, log);
+    ovsdb_record_to_ds(text.string, text.length, log);
     ds_destroy(&text);
 
     /* Reply: {"id": ID, "result": [{"uuid": ["uuid", "..."]}], "error":

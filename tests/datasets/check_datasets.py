@@ -303,7 +303,7 @@ def check_stats_errors(ctx):
         # Header length not a number.
         "badlen": (lambda d: d[:rec1] + d[rec1:].replace(b"OVSDB JSON ",
                                                          b"OVSDB JSON x", 1),
-                   ["record 1", "byte %d" % rec1]),
+                   ["record 1", "byte offset %d" % rec1]),
         "garbage": (lambda d: d + b"hello\n", ["record", "header"]),
     }
     for name, (fn, needles) in cases.items():
@@ -317,7 +317,7 @@ def check_stats_errors(ctx):
     rec = b"OVSDB JSON %d %s\n" % (len(body),
                                    hashlib.sha1(body).hexdigest().encode())
     open(bad, "wb").write(data[:rec1] + rec + body)
-    expect_error([s, bad], ["badjson.db", "record 1", "byte %d"
+    expect_error([s, bad], ["badjson.db", "record 1", "byte offset %d"
                             % (rec1 + len(rec) + 20), "not a UUID"])
     bad = ctx.path("badjson2.db")
     body = b'{"Logical_Switch":{"%s":{"name":[1,}}}\n' % \

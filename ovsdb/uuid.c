@@ -1,18 +1,28 @@
-#include "uuid.h"
+/* UUID text form and seeded generation; see uuid.h. */
+#include "ovsdb/uuid.h"
 
 #include <string.h>
 
-#include "rng.h"
+#include "ovsdb/rng.h"
 #include "util.h"
 
 bool
 uuid_from_string(struct uuid *uuid, const char *s)
 {
+    return uuid_from_buffer(uuid, s, strlen(s));
+}
+
+bool
+uuid_from_buffer(struct uuid *uuid, const char *s, size_t n)
+{
     /* Dashes sit after hex digits 8, 12, 16 and 20. */
     uint32_t parts[4] = { 0, 0, 0, 0 };
     int n_digits = 0;
 
-    for (const char *p = s; *p; p++) {
+    if (n != UUID_LEN) {
+        return false;
+    }
+    for (const char *p = s; p < s + n; p++) {
         if (*p == '-') {
             if (n_digits != 8 && n_digits != 12 && n_digits != 16
                 && n_digits != 20) {
@@ -30,26 +40,45 @@ uuid_from_string(struct uuid *uuid, const char *s)
         parts[n_digits / 8] = (parts[n_digits / 8] << 4) | d;
         n_digits++;
     }
-    if (n_digits != 32 || strlen(s) != UUID_LEN) {
+    if (n_digits != 32) {
         return false;
     }
     memcpy(uuid->parts, parts, sizeof parts);
     return true;
 }
 
+/* Writes the 'n' low-order bytes of 'v' as 2 * n hex digits. */
+static inline void
+put_hex_bytes(char *out, uint32_t v, int n)
+{
+    static const char hex[] = "0123456789abcdef";
+
+    for (int i = 2 * n - 1; i >= 0; i--) {
+        out[i] = hex[v & 0xf];
+        v >>= 4;
+    }
+}
+
+void
+uuid_put(const struct uuid *u, char out[UUID_LEN])
+{
+    put_hex_bytes(out, u->parts[0], 4);
+    out[8] = '-';
+    put_hex_bytes(out + 9, u->parts[1] >> 16, 2);
+    out[13] = '-';
+    put_hex_bytes(out + 14, u->parts[1], 2);
+    out[18] = '-';
+    put_hex_bytes(out + 19, u->parts[2] >> 16, 2);
+    out[23] = '-';
+    put_hex_bytes(out + 24, u->parts[2], 2);
+    put_hex_bytes(out + 28, u->parts[3], 4);
+}
+
 void
 uuid_format(const struct uuid *u, char out[UUID_LEN + 1])
 {
-    static const char hex[] = "0123456789abcdef";
-    int k = 0;
-
-    for (int i = 0; i < 32; i++) {
-        if (i == 8 || i == 12 || i == 16 || i == 20) {
-            out[k++] = '-';
-        }
-        out[k++] = hex[(u->parts[i / 8] >> (28 - 4 * (i % 8))) & 0xf];
-    }
-    out[k] = '\0';
+    uuid_put(u, out);
+    out[UUID_LEN] = '\0';
 }
 
 int
@@ -87,10 +116,6 @@ uuid_generate(struct uuid *u, struct rng *rng)
 {
     uint64_t a = rng_next(rng), b = rng_next(rng);
 
-    u->parts[0] = a >> 32;
-    u->parts[1] = (uint32_t) a;
-    u->parts[2] = b >> 32;
-    u->parts[3] = (uint32_t) b;
-    u->parts[1] = (u->parts[1] & 0xffff0fff) | 0x00004000;  /* Version 4. */
-    u->parts[2] = (u->parts[2] & 0x3fffffff) | 0x80000000;  /* Variant. */
+    *u = uuid_from_u64(a, b);
+    uuid_set_v4(u);
 }

@@ -1,11 +1,12 @@
-#include "types.h"
+/* OVSDB atomic and column types parsed from a schema; see types.h. */
+#include "ovsdb/types.h"
 
 #include <float.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "datum.h"
+#include "ovsdb/datum.h"
 #include "json.h"
 #include "util.h"
 

@@ -1,13 +1,13 @@
 /* Database schema (RFC 7047 section 3.2), parsed from the first record of an
  * OVSDB file.  Accepts the schemas of OVS 2.x-3.x (optional "version",
  * "cksum", "isRoot", "maxRows", "indexes", "ephemeral", "mutable"). */
-#ifndef HARNESS_SCHEMA_H
-#define HARNESS_SCHEMA_H 1
+#ifndef OVSDB_SCHEMA_H
+#define OVSDB_SCHEMA_H 1
 
 #include <stddef.h>
 
 #include "shash.h"
-#include "types.h"
+#include "ovsdb/types.h"
 
 struct json;
 
@@ -46,4 +46,4 @@ const struct table_schema *db_schema_find_table(const struct db_schema *,
 const struct column_schema *table_schema_find_column(
     const struct table_schema *, const char *name);
 
-#endif
+#endif /* OVSDB_SCHEMA_H */

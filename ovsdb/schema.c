@@ -1,4 +1,5 @@
-#include "schema.h"
+/* Database schema parsing and lookup; see schema.h. */
+#include "ovsdb/schema.h"
 
 #include <stdlib.h>
 #include <string.h>
