@@ -460,10 +460,10 @@ put_atom(struct gen *g, struct atom_spec *a, struct rng *rng,
         put_template(g, t, rng, ctx);
         size_t n = o->len - start;
         const struct base_type *b = a->base;
-        if (n > b->max_len) {
-            o->len = start + b->max_len;
+        if (n > b->u.string.max_len) {
+            o->len = start + b->u.string.max_len;
         }
-        while (o->len - start < b->min_len) {
+        while (o->len - start < b->u.string.min_len) {
             out_putc(o, 'x');
         }
         out_putc(o, '"');
@@ -545,19 +545,19 @@ put_atom(struct gen *g, struct atom_spec *a, struct rng *rng,
 }
 
 static bool
-is_default_text(const char *p, size_t n, enum atom_type type)
+is_default_text(const char *p, size_t n, enum atomic_type type)
 {
     switch (type) {
-    case ATOM_STRING: return n == 2;                     /* "" */
-    case ATOM_INTEGER: return n == 1 && p[0] == '0';
-    case ATOM_REAL: return n == 1 && p[0] == '0';
-    case ATOM_BOOLEAN: return n == 5 && p[0] == 'f';
+    case ATOMIC_STRING: return n == 2;                     /* "" */
+    case ATOMIC_INTEGER: return n == 1 && p[0] == '0';
+    case ATOMIC_REAL: return n == 1 && p[0] == '0';
+    case ATOMIC_BOOLEAN: return n == 5 && p[0] == 'f';
     default: return false;
     }
 }
 
 static void
-count_atoms(struct gen *g, int table, enum atom_type type, uint64_t n)
+count_atoms(struct gen *g, int table, enum atomic_type type, uint64_t n)
 {
     g->atoms[table] += n;
     g->atoms_by_type[type] += n;
@@ -577,13 +577,13 @@ put_column_name(struct gen *g, const struct col_spec *cs, bool *first)
 }
 
 static int64_t
-clamp_size(int64_t n, const struct column *c)
+clamp_size(int64_t n, const struct column_schema *c)
 {
-    if (n < (int64_t) c->min) {
-        n = c->min;
+    if (n < (int64_t) c->type.n_min) {
+        n = c->type.n_min;
     }
-    if ((uint64_t) n > c->max) {
-        n = c->max;
+    if ((uint64_t) n > c->type.n_max) {
+        n = c->type.n_max;
     }
     return n;
 }
@@ -675,7 +675,7 @@ put_children(struct gen *g, struct col_spec *cs, const struct row_ctx *ctx,
     if (hi - lo > 1) {
         out_lit(o, "]]");
     }
-    count_atoms(g, ctx->table, ATOM_UUID, hi - lo);
+    count_atoms(g, ctx->table, ATOMIC_UUID, hi - lo);
 }
 
 static void
@@ -721,8 +721,8 @@ put_map_keys(struct gen *g, struct col_spec *cs, struct rng *rng,
         out_putc(o, ']');
     }
     out_lit(o, "]]");
-    count_atoms(g, ctx->table, cs->col->key.type, written);
-    count_atoms(g, ctx->table, cs->col->value.type, written);
+    count_atoms(g, ctx->table, cs->col->type.key.type, written);
+    count_atoms(g, ctx->table, cs->col->type.value.type, written);
 }
 
 static void
@@ -759,8 +759,8 @@ put_map_gen(struct gen *g, struct col_spec *cs, struct rng *rng,
         }
     }
     out_lit(o, "]]");
-    count_atoms(g, ctx->table, cs->col->key.type, written);
-    count_atoms(g, ctx->table, cs->col->value.type, written);
+    count_atoms(g, ctx->table, cs->col->type.key.type, written);
+    count_atoms(g, ctx->table, cs->col->type.value.type, written);
 }
 
 static struct rng
@@ -796,11 +796,11 @@ put_column(struct gen *g, struct table_spec *ts, struct col_spec *cs,
                  ? rng_below(&rng, ref_target_rows(g, cs->elem.ref_table))
                  : 0);
         if (is_default_text(o->buf + atom_start, o->len - atom_start,
-                            cs->col->key.type)) {
+                            cs->col->type.key.type)) {
             o->len = col_start;     /* Compaction leaves defaults out. */
             *first = was_first;
         }
-        count_atoms(g, ctx->table, cs->col->key.type, 1);
+        count_atoms(g, ctx->table, cs->col->type.key.type, 1);
         break;
     }
     case F_SET:
@@ -810,7 +810,7 @@ put_column(struct gen *g, struct table_spec *ts, struct col_spec *cs,
             int64_t n = cs->row_window
                         ? clamp_size(in_window(g, ts, ctx->row, cs), cs->col)
                         : clamp_size(dist_sample(&cs->size, &rng), cs->col);
-            count_atoms(g, ctx->table, cs->col->key.type,
+            count_atoms(g, ctx->table, cs->col->type.key.type,
                         put_set(g, cs, &rng, ctx, n, first));
         }
         break;
@@ -841,7 +841,7 @@ put_row(struct gen *g, int table, uint64_t row, bool with_children)
     }
     out_putc(o, '}');
     g->atoms[table] += g->base_atoms[table];
-    for (int t = 0; t < N_ATOM_TYPES; t++) {
+    for (int t = 0; t < N_ATOMIC_TYPES; t++) {
         g->atoms_by_type[t] += g->base_by_type[table][t];
     }
     g->rows[table]++;
@@ -875,16 +875,16 @@ gen_init(struct gen *g, struct profile *p, uint64_t seed, struct out *o)
             continue;
         }
         g->base_atoms[t] = 2;
-        g->base_by_type[t][ATOM_UUID] = 2;
+        g->base_by_type[t][ATOMIC_UUID] = 2;
         for (size_t c = 0; c < ts->t->n_columns; c++) {
-            const struct column *col = &ts->t->columns[c];
+            const struct column_schema *col = ts->t->columns[c];
             bool specified = false;
             for (size_t k = 0; k < ts->n_cols; k++) {
                 specified |= ts->cols[k].column == (int) c;
             }
-            if (!specified && column_is_scalar(col)) {
+            if (!specified && ovsdb_type_is_scalar(&col->type)) {
                 g->base_atoms[t]++;
-                g->base_by_type[t][col->key.type]++;
+                g->base_by_type[t][col->type.key.type]++;
             }
         }
         g->rows_total += ts->n_rows;
@@ -971,7 +971,7 @@ estimate_initial_bytes(struct gen *g)
     size_t nt = g->s->n_tables;
     uint64_t *rows = xmemdup(g->rows, nt * sizeof *rows);
     uint64_t *atoms = xmemdup(g->atoms, nt * sizeof *atoms);
-    uint64_t by_type[N_ATOM_TYPES];
+    uint64_t by_type[N_ATOMIC_TYPES];
     memcpy(by_type, g->atoms_by_type, sizeof by_type);
 
     struct out *real = g->o;
@@ -1066,14 +1066,14 @@ gen_initial_record(struct gen *g, bool log_form)
         for (size_t c = 0; ts && c < ts->n_cols; c++) {
             const struct atom_spec *a = &ts->cols[c].elem;
             if (a->kind == S_REF && a->ref_mode == REF_COVER
-                && !g->s->tables[a->ref_table].is_root
+                && !g->s->tables[a->ref_table]->is_root
                 && a->cover_next < g->p->tables[a->ref_table]->n_rows) {
                 ovs_fatal(0, "%s: %s.%s references only %"PRIu64" of the "
                           "%"PRIu64" %s rows; the rest would be garbage "
                           "collected (raise its set sizes or row count)",
                           g->p->file_name, ts->t->name, ts->cols[c].col->name,
                           a->cover_next, g->p->tables[a->ref_table]->n_rows,
-                          g->s->tables[a->ref_table].name);
+                          g->s->tables[a->ref_table]->name);
             }
         }
     }
@@ -1113,7 +1113,7 @@ open_table(struct gen *g, int table, bool *first)
 {
     struct out *o = g->o;
     out_lit(o, ",\"");
-    out_put(o, g->s->tables[table].name, strlen(g->s->tables[table].name));
+    out_put(o, g->s->tables[table]->name, strlen(g->s->tables[table]->name));
     out_lit(o, "\":{");
     *first = false;
 }
@@ -1199,7 +1199,7 @@ log_op(struct gen *g, const struct log_op *op, struct rng *r)
         /* A scalar's diff is its new value; a map's diff of one pair
          * replaces that key's value (or adds the key). */
         uint64_t saved_atoms = g->atoms[op->table];
-        uint64_t saved_types[N_ATOM_TYPES];
+        uint64_t saved_types[N_ATOMIC_TYPES];
         memcpy(saved_types, g->atoms_by_type, sizeof saved_types);
         if (cs->form == F_SCALAR) {
             put_atom(g, &cs->elem, r, &ctx, 0,
@@ -1328,8 +1328,8 @@ gen_log_records(struct gen *g, uint64_t n)
         out_lit(o, ",\"_comment\":\"ovsdb-gen: ");
         out_put(o, op_name(op->kind), strlen(op_name(op->kind)));
         out_putc(o, ' ');
-        out_put(o, g->s->tables[op->table].name,
-                strlen(g->s->tables[op->table].name));
+        out_put(o, g->s->tables[op->table]->name,
+                strlen(g->s->tables[op->table]->name));
         out_lit(o, "\",\"_is_diff\":true}");
         out_record_end(o);
         progress(g, false);

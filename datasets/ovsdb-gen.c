@@ -20,7 +20,7 @@
 #include "json.h"
 #include "ovsdb/record-writer.h"
 #include "profile.h"
-#include "schema.h"
+#include "ovsdb/schema.h"
 #include "util.h"
 
 /* The temporary output, removed on failure and on a fatal signal. */
@@ -120,7 +120,7 @@ write_report(const char *file_name, const struct gen *g,
              uint64_t seed, uint64_t txns, uint64_t bytes, double seconds,
              double cpu_seconds)
 {
-    const struct schema *s = g->s;
+    const struct db_schema *s = g->s;
     struct ds d = DS_EMPTY_INITIALIZER;
     ds_put_format(&d, "{\n  \"schema\": ");
     json_string_escape(s->name, &d);
@@ -145,7 +145,7 @@ write_report(const char *file_name, const struct gen *g,
     for (size_t t = 0; t < s->n_tables; t++) {
         if (g->p->tables[t] && g->rows[t]) {
             ds_put_cstr(&d, first ? "\n    " : ",\n    ");
-            put_json_key(&d, s->tables[t].name);
+            put_json_key(&d, s->tables[t]->name);
             ds_put_format(&d, " %"PRIu64, g->rows[t]);
             total_rows += g->rows[t];
             first = false;
@@ -159,7 +159,7 @@ write_report(const char *file_name, const struct gen *g,
     for (size_t t = 0; t < s->n_tables; t++) {
         if (g->p->tables[t] && initial_atoms[t]) {
             ds_put_cstr(&d, first ? "\n    " : ",\n    ");
-            put_json_key(&d, s->tables[t].name);
+            put_json_key(&d, s->tables[t]->name);
             ds_put_format(&d, " %"PRIu64, initial_atoms[t]);
             first = false;
         }
@@ -167,9 +167,9 @@ write_report(const char *file_name, const struct gen *g,
     ds_put_format(&d, "\n  },\n  \"initial_atoms_total\": %"PRIu64",\n",
                   initial_total);
     ds_put_cstr(&d, "  \"initial_atoms_by_type\": {");
-    for (int t = ATOM_INTEGER; t < N_ATOM_TYPES; t++) {
-        ds_put_format(&d, "%s\"%s\": %"PRIu64, t == ATOM_INTEGER ? "" : ", ",
-                      atom_type_name(t), initial_by_type[t]);
+    for (int t = ATOMIC_INTEGER; t < N_ATOMIC_TYPES; t++) {
+        ds_put_format(&d, "%s\"%s\": %"PRIu64, t == ATOMIC_INTEGER ? "" : ", ",
+                      atomic_type_to_string(t), initial_by_type[t]);
     }
     ds_put_cstr(&d, "}\n}\n");
 
@@ -288,8 +288,9 @@ main(int argc, char *argv[])
     if (!schema_json) {
         ovs_fatal(0, "%s: invalid JSON: %s", schema_file, err);
     }
-    struct schema *schema = schema_from_json(schema_json, &err);
-    if (!schema) {
+    struct db_schema *schema;
+    err = db_schema_from_json(schema_json, &schema);
+    if (err) {
         ovs_fatal(0, "%s: invalid schema: %s", schema_file, err);
     }
     struct profile *profile = profile_read(profile_file, schema, &err);
@@ -332,7 +333,7 @@ main(int argc, char *argv[])
     gen_initial_record(&g, log_form);
     size_t nt = schema->n_tables;
     uint64_t *initial_atoms = xmemdup(g.atoms, nt * sizeof *g.atoms);
-    uint64_t initial_by_type[N_ATOM_TYPES];
+    uint64_t initial_by_type[N_ATOMIC_TYPES];
     memcpy(initial_by_type, g.atoms_by_type, sizeof initial_by_type);
     uint64_t initial_total = 0;
     for (size_t t = 0; t < nt; t++) {
@@ -383,6 +384,6 @@ main(int argc, char *argv[])
     out_destroy(&out);
     free(dir);
     profile_destroy(profile);
-    schema_destroy(schema);
+    db_schema_destroy(schema);
     return 0;
 }

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "ds.h"
+#include "json.h"
+#include "ovsdb/datum.h"
 #include "util.h"
 
 /* Weights are decimal; they become integers with this resolution. */
@@ -461,7 +463,50 @@ error:
 static bool
 int_in_bounds(const struct base_type *b, int64_t v)
 {
-    return v >= b->min_int && v <= b->max_int;
+    return v >= b->u.integer.min && v <= b->u.integer.max;
+}
+
+/* The schema's "enum" constraint, a set sorted as OVSDB sorts atoms. */
+static size_t
+enum_count(const struct base_type *b)
+{
+    return b->enum_ ? b->enum_->n : 0;
+}
+
+static bool
+enum_has_string(const struct base_type *b, const char *s)
+{
+    for (size_t i = 0; i < enum_count(b); i++) {
+        if (!strcmp(json_string(b->enum_->keys[i].s), s)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool
+enum_has_int(const struct base_type *b, int64_t v)
+{
+    for (size_t i = 0; i < enum_count(b); i++) {
+        if (b->enum_->keys[i].integer == v) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Index of the table that 'b' references, or -1. */
+static int
+ref_index(const struct base_type *b)
+{
+    return (b->type == ATOMIC_UUID && b->u.uuid.ref_table
+            ? (int) b->u.uuid.ref_table->index : -1);
+}
+
+static bool
+is_strong_ref(const struct base_type *b)
+{
+    return ref_index(b) >= 0 && b->u.uuid.ref_type == REF_STRONG;
 }
 
 /* JSON text of one literal atom of 'base' type, checked against enum and
@@ -472,41 +517,26 @@ literal_atom(struct lexer *lx, const struct base_type *b, const char *tok,
 {
     struct ds out = DS_EMPTY_INITIALIZER;
     switch (b->type) {
-    case ATOM_STRING:
-        if (b->n_enum) {
-            size_t i;
-            for (i = 0; i < b->n_enum; i++) {
-                if (!strcmp(b->enum_strings[i], tok)) {
-                    break;
-                }
-            }
-            if (i == b->n_enum) {
-                lex_error(lx, "%s: \"%s\" is not in the column's enum",
-                          where, tok);
-                return NULL;
-            }
+    case ATOMIC_STRING:
+        if (enum_count(b) && !enum_has_string(b, tok)) {
+            lex_error(lx, "%s: \"%s\" is not in the column's enum",
+                      where, tok);
+            return NULL;
         }
-        if (strlen(tok) < b->min_len || strlen(tok) > b->max_len) {
+        if (strlen(tok) < b->u.string.min_len
+            || strlen(tok) > b->u.string.max_len) {
             lex_error(lx, "%s: \"%s\" violates the length limits", where,
                       tok);
             return NULL;
         }
         put_json_string(&out, tok, strlen(tok));
         break;
-    case ATOM_INTEGER: {
+    case ATOMIC_INTEGER: {
         int64_t v;
         if (!parse_int_token(lx, tok, where, &v)) {
             return NULL;
         }
-        bool ok = int_in_bounds(b, v);
-        for (size_t i = 0; ok && b->n_enum && i <= b->n_enum; i++) {
-            if (i == b->n_enum) {
-                ok = false;
-            } else if (b->enum_ints[i] == v) {
-                break;
-            }
-        }
-        if (!ok) {
+        if (!int_in_bounds(b, v) || (enum_count(b) && !enum_has_int(b, v))) {
             lex_error(lx, "%s: %"PRId64" is not allowed by the schema",
                       where, v);
             return NULL;
@@ -514,14 +544,14 @@ literal_atom(struct lexer *lx, const struct base_type *b, const char *tok,
         ds_put_format(&out, "%"PRId64, v);
         break;
     }
-    case ATOM_BOOLEAN:
+    case ATOMIC_BOOLEAN:
         if (strcmp(tok, "true") && strcmp(tok, "false")) {
             lex_error(lx, "%s: expected true or false", where);
             return NULL;
         }
         ds_put_cstr(&out, tok);
         break;
-    case ATOM_REAL: {
+    case ATOMIC_REAL: {
         double d;
         if (!parse_double(lx, tok, where, &d)) {
             return NULL;
@@ -529,12 +559,12 @@ literal_atom(struct lexer *lx, const struct base_type *b, const char *tok,
         ds_put_format(&out, "%.15g", d);
         break;
     }
-    case ATOM_UUID:
-    case ATOM_VOID:
-    case N_ATOM_TYPES:
+    case ATOMIC_UUID:
+    case ATOMIC_VOID:
+    case N_ATOMIC_TYPES:
     default:
         lex_error(lx, "%s: no literal atoms of type %s", where,
-                  atom_type_name(b->type));
+                  atomic_type_to_string(b->type));
         return NULL;
     }
     return ds_steal_cstr(&out);
@@ -573,7 +603,7 @@ parse_templates(struct lexer *lx, struct atom_spec *a, int64_t n,
         }
         total += w;
         a->tmpl_cum[i] = llround(total * WEIGHT_SCALE);
-        if (a->tmpls[i].escapes && a->base->max_len != SIZE_MAX) {
+        if (a->tmpls[i].escapes && a->base->u.string.max_len != UINT_MAX) {
             lex_error(lx, "%s: {match}/{actions} on a column with "
                       "maxLength", where);
             return false;
@@ -587,19 +617,19 @@ parse_templates(struct lexer *lx, struct atom_spec *a, int64_t n,
 }
 
 static bool
-expect_type(struct lexer *lx, const struct base_type *b, enum atom_type t,
+expect_type(struct lexer *lx, const struct base_type *b, enum atomic_type t,
             const char *spec, const char *where)
 {
     if (b->type != t) {
         lex_error(lx, "%s: \"%s\" needs a %s column, this one is %s",
-                  where, spec, atom_type_name(t), atom_type_name(b->type));
+                  where, spec, atomic_type_to_string(t), atomic_type_to_string(b->type));
         return false;
     }
     return true;
 }
 
 static bool
-parse_atom_spec(struct lexer *lx, const struct schema *schema,
+parse_atom_spec(struct lexer *lx, const struct db_schema *schema,
                 const struct base_type *b, uint64_t salt, const char *where,
                 struct atom_spec *a)
 {
@@ -615,10 +645,10 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
     }
     if (!strcmp(kind, "str")) {
         a->kind = S_STR;
-        if (!expect_type(lx, b, ATOM_STRING, kind, where)) {
+        if (!expect_type(lx, b, ATOMIC_STRING, kind, where)) {
             return false;
         }
-        if (b->n_enum) {
+        if (enum_count(b)) {
             lex_error(lx, "%s: enum column: use \"pick\" or \"enum\"", where);
             return false;
         }
@@ -628,10 +658,10 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
     } else if (!strcmp(kind, "oneof")) {
         a->kind = S_STR;
         int64_t n;
-        if (!expect_type(lx, b, ATOM_STRING, kind, where)) {
+        if (!expect_type(lx, b, ATOMIC_STRING, kind, where)) {
             return false;
         }
-        if (b->n_enum) {
+        if (enum_count(b)) {
             lex_error(lx, "%s: enum column: use \"pick\" or \"enum\"", where);
             return false;
         }
@@ -648,12 +678,12 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
         a->kind = S_PICK;
         int64_t n;
         if (is_enum) {
-            if (!b->n_enum) {
+            if (!enum_count(b)) {
                 lex_error(lx, "%s: \"enum\" on a column without an enum",
                           where);
                 return false;
             }
-            n = b->n_enum;
+            n = enum_count(b);
         } else if (!parse_int_token(lx, lex_next(lx, "pick count"),
                                     "pick count", &n) || n < 1 || n > 100) {
             lex_error(lx, "%s: pick needs a count 1..100", where);
@@ -666,11 +696,12 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
             char *text;
             if (is_enum) {
                 struct ds d = DS_EMPTY_INITIALIZER;
-                if (b->type == ATOM_STRING) {
-                    put_json_string(&d, b->enum_strings[i],
-                                    strlen(b->enum_strings[i]));
+                const union atom *atom = &b->enum_->keys[i];
+                if (b->type == ATOMIC_STRING) {
+                    put_json_string(&d, json_string(atom->s),
+                                    strlen(json_string(atom->s)));
                 } else {
-                    ds_put_format(&d, "%"PRId64, b->enum_ints[i]);
+                    ds_put_format(&d, "%"PRId64, atom->integer);
                 }
                 text = ds_steal_cstr(&d);
             } else {
@@ -698,20 +729,20 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
         }
     } else if (!strcmp(kind, "int")) {
         a->kind = S_INT;
-        if (!expect_type(lx, b, ATOM_INTEGER, kind, where)
+        if (!expect_type(lx, b, ATOMIC_INTEGER, kind, where)
             || !parse_dist(lx, lex_next(lx, "distribution"), &a->dist)) {
             return false;
         }
         if (!int_in_bounds(b, dist_min(&a->dist))
-            || !int_in_bounds(b, dist_max(&a->dist)) || b->n_enum) {
+            || !int_in_bounds(b, dist_max(&a->dist)) || enum_count(b)) {
             lex_error(lx, "%s: integers outside the column's range "
                       "[%"PRId64", %"PRId64"] (or an enum column)", where,
-                      b->min_int, b->max_int);
+                      b->u.integer.min, b->u.integer.max);
             return false;
         }
     } else if (!strcmp(kind, "rank")) {
         a->kind = S_RANK;
-        if (!expect_type(lx, b, ATOM_INTEGER, kind, where)
+        if (!expect_type(lx, b, ATOMIC_INTEGER, kind, where)
             || !parse_int_token(lx, lex_next(lx, "start"), "start", &a->a)) {
             return false;
         }
@@ -741,7 +772,7 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
     } else if (!strcmp(kind, "seq") || !strcmp(kind, "mod")) {
         bool seq = !strcmp(kind, "seq");
         a->kind = seq ? S_SEQ : S_MOD;
-        if (!expect_type(lx, b, ATOM_INTEGER, kind, where)) {
+        if (!expect_type(lx, b, ATOMIC_INTEGER, kind, where)) {
             return false;
         }
         if (!seq && (!parse_int_token(lx, lex_next(lx, "modulus"),
@@ -759,35 +790,35 @@ parse_atom_spec(struct lexer *lx, const struct schema *schema,
         }
     } else if (!strcmp(kind, "bool")) {
         a->kind = S_BOOL;
-        if (!expect_type(lx, b, ATOM_BOOLEAN, kind, where)
+        if (!expect_type(lx, b, ATOMIC_BOOLEAN, kind, where)
             || !parse_double(lx, lex_next(lx, "probability"), "probability",
                              &a->p)) {
             return false;
         }
     } else if (!strcmp(kind, "real")) {
         a->kind = S_REAL;
-        if (!expect_type(lx, b, ATOM_REAL, kind, where)
+        if (!expect_type(lx, b, ATOMIC_REAL, kind, where)
             || !parse_double(lx, lex_next(lx, "low"), "low", &a->lo)
             || !parse_double(lx, lex_next(lx, "high"), "high", &a->hi)) {
             return false;
         }
     } else if (!strcmp(kind, "ref")) {
         a->kind = S_REF;
-        if (!expect_type(lx, b, ATOM_UUID, kind, where)) {
+        if (!expect_type(lx, b, ATOMIC_UUID, kind, where)) {
             return false;
         }
         const char *tn = lex_next(lx, "referenced table");
         if (!tn) {
             return false;
         }
-        a->ref_table = schema_find_table(schema, tn);
+        a->ref_table = db_schema_table_index(schema, tn);
         if (a->ref_table < 0) {
             lex_error(lx, "%s: no table \"%s\" in the schema", where, tn);
             return false;
         }
-        if (b->ref_table >= 0 && b->ref_table != a->ref_table) {
+        if (ref_index(b) >= 0 && ref_index(b) != a->ref_table) {
             lex_error(lx, "%s: the column references %s, not %s", where,
-                      b->ref_table_name, tn);
+                      b->u.uuid.ref_table_name, tn);
             return false;
         }
         a->ref_mode = REF_RAND;
@@ -843,17 +874,17 @@ static bool
 parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
              const char *col_name, struct col_spec *cs)
 {
-    const struct schema *schema = p->schema;
+    const struct db_schema *schema = p->schema;
     char where[256];
     snprintf(where, sizeof where, "%s.%s", ts->t->name, col_name);
     memset(cs, 0, sizeof *cs);
-    cs->column = table_find_column(ts->t, col_name);
+    cs->column = table_schema_column_index(ts->t, col_name);
     if (cs->column < 0) {
         lex_error(lx, "table %s has no column \"%s\"", ts->t->name,
                   col_name);
         return false;
     }
-    const struct column *c = cs->col = &ts->t->columns[cs->column];
+    const struct column_schema *c = cs->col = ts->t->columns[cs->column];
     if (c->ephemeral) {
         lex_error(lx, "%s: ephemeral columns are not stored", where);
         return false;
@@ -864,7 +895,7 @@ parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
 
     if (!quoted && !strcmp(form, "map")) {
         lx->pos++;
-        if (!column_is_map(c) || c->key.type != ATOM_STRING) {
+        if (!ovsdb_type_is_map(&c->type) || c->type.key.type != ATOMIC_STRING) {
             lex_error(lx, "%s: \"map\" needs a map column with string keys",
                       where);
             return false;
@@ -872,15 +903,15 @@ parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
         cs->form = F_MAP_KEYS;      /* Entries follow on "key" lines. */
     } else if (!quoted && !strcmp(form, "mapgen")) {
         lx->pos++;
-        if (!column_is_map(c)) {
+        if (!ovsdb_type_is_map(&c->type)) {
             lex_error(lx, "%s: \"mapgen\" needs a map column", where);
             return false;
         }
         cs->form = F_MAP_GEN;
         if (!parse_dist(lx, lex_next(lx, "size distribution"), &cs->size)
-            || !parse_atom_spec(lx, schema, &c->key, cs->salt, where,
+            || !parse_atom_spec(lx, schema, &c->type.key, cs->salt, where,
                                 &cs->elem)
-            || !parse_atom_spec(lx, schema, &c->value, cs->salt + 1, where,
+            || !parse_atom_spec(lx, schema, &c->type.value, cs->salt + 1, where,
                                 &cs->value)) {
             return false;
         }
@@ -888,7 +919,7 @@ parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
                            || !strcmp(form, "optrow")
                            || !strcmp(form, "children"))) {
         lx->pos++;
-        if (column_is_map(c) || column_is_scalar(c)) {
+        if (ovsdb_type_is_map(&c->type) || ovsdb_type_is_scalar(&c->type)) {
             lex_error(lx, "%s: \"%s\" needs a set column", where, form);
             return false;
         }
@@ -934,33 +965,33 @@ parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
                 return false;
             }
             cs->elem.kind = S_CHILDREN;
-            cs->elem.type = ATOM_UUID;
-            cs->elem.base = &c->key;
-            cs->elem.ref_table = schema_find_table(schema, tn);
-            if (cs->elem.ref_table < 0 || c->key.ref_table
-                != cs->elem.ref_table) {
+            cs->elem.type = ATOMIC_UUID;
+            cs->elem.base = &c->type.key;
+            cs->elem.ref_table = db_schema_table_index(schema, tn);
+            if (cs->elem.ref_table < 0
+                || ref_index(&c->type.key) != cs->elem.ref_table) {
                 lex_error(lx, "%s: children must be rows of the column's "
                           "refTable (%s)", where,
-                          c->key.ref_table_name ? c->key.ref_table_name
-                          : "none");
+                          ref_index(&c->type.key) >= 0
+                          ? c->type.key.u.uuid.ref_table_name : "none");
                 return false;
             }
-            if (!schema->tables[cs->elem.ref_table].is_root
-                && !c->key.ref_strong) {
+            if (!schema->tables[cs->elem.ref_table]->is_root
+                && !is_strong_ref(&c->type.key)) {
                 lex_error(lx, "%s: a weak reference cannot own non-root "
                           "rows", where);
                 return false;
             }
-        } else if (!parse_atom_spec(lx, schema, &c->key, cs->salt, where,
+        } else if (!parse_atom_spec(lx, schema, &c->type.key, cs->salt, where,
                                     &cs->elem)) {
             return false;
         }
     } else {
-        if (column_is_map(c)) {
+        if (ovsdb_type_is_map(&c->type)) {
             lex_error(lx, "%s: map column: use \"map\" or \"mapgen\"", where);
             return false;
         }
-        if (column_is_scalar(c)) {
+        if (ovsdb_type_is_scalar(&c->type)) {
             cs->form = F_SCALAR;
         } else {
             /* A bare atom spec on a set column means exactly one atom. */
@@ -969,7 +1000,7 @@ parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
                 return false;
             }
         }
-        if (!parse_atom_spec(lx, schema, &c->key, cs->salt, where,
+        if (!parse_atom_spec(lx, schema, &c->type.key, cs->salt, where,
                              &cs->elem)) {
             return false;
         }
@@ -1000,7 +1031,7 @@ parse_key_line(struct lexer *lx, struct profile *p, struct table_spec *ts)
     char where[256];
     snprintf(where, sizeof where, "%s.%s[%s]", ts->t->name, cs->col->name,
              key);
-    char *key_text = literal_atom(lx, &cs->col->key, key, where);
+    char *key_text = literal_atom(lx, &cs->col->type.key, key, where);
     if (!key_text) {
         return false;
     }
@@ -1017,7 +1048,7 @@ parse_key_line(struct lexer *lx, struct profile *p, struct table_spec *ts)
     e->key = key_text;
     e->key_len = strlen(key_text);
     e->p = prob;
-    if (!parse_atom_spec(lx, p->schema, &cs->col->value,
+    if (!parse_atom_spec(lx, p->schema, &cs->col->type.value,
                          cs->salt + cs->n_entries + 7, where, &e->value)) {
         free(key_text);
         return false;
@@ -1071,7 +1102,7 @@ parse_log_line(struct lexer *lx, struct profile *p)
     if (!tn) {
         return false;
     }
-    op.table = schema_find_table(p->schema, tn);
+    op.table = db_schema_table_index(p->schema, tn);
     if (op.table < 0 || !p->tables[op.table]) {
         lex_error(lx, "log %s: table \"%s\" has no profile", kind, tn);
         return false;
@@ -1100,7 +1131,7 @@ parse_log_line(struct lexer *lx, struct profile *p)
                       cn);
             return false;
         }
-        if (k == OP_CHILD_DELETE && cs->col->min > 0) {
+        if (k == OP_CHILD_DELETE && cs->col->type.n_min > 0) {
             lex_error(lx, "log child-delete: %s.%s must keep at least one "
                       "child", tn, cn);
             return false;
@@ -1119,7 +1150,7 @@ parse_log_line(struct lexer *lx, struct profile *p)
 static bool
 profile_check(struct lexer *lx, struct profile *p)
 {
-    const struct schema *s = p->schema;
+    const struct db_schema *s = p->schema;
     /* Which tables are referenced, and how. */
     bool *owned = xcalloc(s->n_tables, sizeof *owned);
     bool *covered = xcalloc(s->n_tables, sizeof *covered);
@@ -1136,14 +1167,14 @@ profile_check(struct lexer *lx, struct profile *p)
                     referenced[as[k]->ref_table] = true;
                 } else if (as[k]->kind == S_REF && as[k]->base) {
                     referenced[as[k]->ref_table] = true;
-                    if (as[k]->ref_mode == REF_COVER && as[k]->base->ref_strong
-                        && as[k]->base->ref_table >= 0) {
+                    if (as[k]->ref_mode == REF_COVER
+                        && is_strong_ref(as[k]->base)) {
                         covered[as[k]->ref_table] = true;
                     }
                     if (!p->tables[as[k]->ref_table]) {
                         lex_error(lx, "%s.%s references %s, which has no "
                                   "profile", ts->t->name, cs->col->name,
-                                  s->tables[as[k]->ref_table].name);
+                                  s->tables[as[k]->ref_table]->name);
                         ok = false;
                     }
                 }
@@ -1175,7 +1206,7 @@ profile_check(struct lexer *lx, struct profile *p)
                       "so declare it \"table %s children\"", ts->t->name,
                       ts->t->name);
             ok = false;
-        } else if (!s->tables[t].is_root && !owned[t] && !covered[t]
+        } else if (!s->tables[t]->is_root && !owned[t] && !covered[t]
                    && (ts->rows > 0 || ts->group_parent >= 0)) {
             lex_error(lx, "table %s is not a root table: its rows must be "
                       "owned (children) or referenced with \"ref %s cover\" "
@@ -1201,7 +1232,7 @@ profile_check(struct lexer *lx, struct profile *p)
                       "inserting is not supported", ts->t->name);
             ok = false;
         } else if ((op->kind == OP_DELETE || op->kind == OP_INSERT)
-            && !s->tables[op->table].is_root) {
+            && !s->tables[op->table]->is_root) {
             lex_error(lx, "log: %s rows can only be inserted or deleted "
                       "through their parent (child-insert/child-delete)",
                       ts->t->name);
@@ -1211,7 +1242,7 @@ profile_check(struct lexer *lx, struct profile *p)
                                         && op->kind == OP_DELETE))) {
             lex_error(lx, "log: deleting %s rows would also change other "
                       "rows (it owns children or is referenced)",
-                      s->tables[target].name);
+                      s->tables[target]->name);
             ok = false;
         } else if (op->kind == OP_CHILD_DELETE) {
             /* Only its owner may reference a deletable child. */
@@ -1222,7 +1253,7 @@ profile_check(struct lexer *lx, struct profile *p)
                         && o->cols[c].elem.ref_table == target) {
                         lex_error(lx, "log: %s rows are referenced from "
                                   "%s.%s, so they cannot be deleted",
-                                  s->tables[target].name, o->t->name,
+                                  s->tables[target]->name, o->t->name,
                                   o->cols[c].col->name);
                         ok = false;
                         break;
@@ -1234,7 +1265,7 @@ profile_check(struct lexer *lx, struct profile *p)
              * needs at least one. */
             for (size_t c = 0; c < ts->n_cols; c++) {
                 if (ts->cols[c].elem.kind == S_CHILDREN
-                    && ts->cols[c].col->min > 0) {
+                    && ts->cols[c].col->type.n_min > 0) {
                     lex_error(lx, "log insert: %s.%s needs children",
                               ts->t->name, ts->cols[c].col->name);
                     ok = false;
@@ -1249,7 +1280,7 @@ profile_check(struct lexer *lx, struct profile *p)
 }
 
 struct profile *
-profile_read(const char *file_name, const struct schema *schema,
+profile_read(const char *file_name, const struct db_schema *schema,
              char **errorp)
 {
     *errorp = NULL;
@@ -1299,7 +1330,7 @@ profile_read(const char *file_name, const struct schema *schema,
             if (!rows) {
                 continue;
             }
-            int t = schema_find_table(schema, tn);
+            int t = db_schema_table_index(schema, tn);
             if (t < 0) {
                 lex_error(&lx, "no table \"%s\" in schema %s", tn,
                           schema->name);
@@ -1311,14 +1342,14 @@ profile_read(const char *file_name, const struct schema *schema,
             }
             cur = p->tables[t] = xzalloc(sizeof *cur);
             cur->table = t;
-            cur->t = &schema->tables[t];
+            cur->t = schema->tables[t];
             cur->salt = salt_of(tn, NULL, 0);
             cur->group_parent = -1;
             if (!strcmp(rows, "children")) {
                 cur->children = true;
             } else if (!strcmp(rows, "per")) {
                 const char *pn = lex_next(&lx, "group-parent table");
-                int pt = pn ? schema_find_table(schema, pn) : -1;
+                int pt = pn ? db_schema_table_index(schema, pn) : -1;
                 if (pt < 0 || !p->tables[pt] || pt == t) {
                     lex_error(&lx, "table %s: \"per\" needs an earlier "
                               "table of the profile", tn);
@@ -1449,7 +1480,7 @@ bool
 profile_resolve(struct profile *p, double scale, uint64_t seed,
                 char **errorp)
 {
-    const struct schema *s = p->schema;
+    const struct db_schema *s = p->schema;
     *errorp = NULL;
     /* Collect the segments, in schema order for determinism. */
     for (size_t i = 0; i < p->n_segments; i++) {
@@ -1540,11 +1571,11 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
             for (uint64_t r = 0; r < sg->n_parents; r++) {
                 struct rng rng = rng_derive(seed, ps->salt, r, cs->salt);
                 int64_t n = dist_sample(&cs->size, &rng);
-                if (n < (int64_t) cs->col->min) {
-                    n = cs->col->min;
+                if (n < (int64_t) cs->col->type.n_min) {
+                    n = cs->col->type.n_min;
                 }
-                if ((uint64_t) n > cs->col->max) {
-                    n = cs->col->max;
+                if ((uint64_t) n > cs->col->type.n_max) {
+                    n = cs->col->type.n_max;
                 }
                 sg->start[r + 1] = sg->start[r] + n;
             }
@@ -1567,15 +1598,15 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
     for (size_t t = 0; t < s->n_tables && ok; t++) {
         if (!known[t]) {
             *errorp = xasprintf("%s: table %s: children form a cycle",
-                                p->file_name, s->tables[t].name);
+                                p->file_name, s->tables[t]->name);
             ok = false;
-        } else if (p->tables[t] && s->tables[t].max_rows >= 0
+        } else if (p->tables[t] && s->tables[t]->max_rows > 0
                    && p->tables[t]->n_rows
-                      > (uint64_t) s->tables[t].max_rows) {
+                      > (uint64_t) s->tables[t]->max_rows) {
             *errorp = xasprintf("%s: table %s: %"PRIu64" rows, but the "
                                 "schema allows at most %lld", p->file_name,
-                                s->tables[t].name, p->tables[t]->n_rows,
-                                s->tables[t].max_rows);
+                                s->tables[t]->name, p->tables[t]->n_rows,
+                                s->tables[t]->max_rows);
             ok = false;
         }
     }
@@ -1585,12 +1616,12 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
         for (size_t c = 0; ts && c < ts->n_cols && ok; c++) {
             const struct atom_spec *a = &ts->cols[c].elem;
             if (a->kind == S_SEQ && ts->n_rows
-                && (int64_t) (a->a + ts->n_rows - 1) > a->base->max_int) {
+                && (int64_t) (a->a + ts->n_rows - 1) > a->base->u.integer.max) {
                 *errorp = xasprintf("%s: %s.%s: seq %"PRId64" + %"PRIu64
                                     " rows exceeds the maximum %"PRId64,
                                     p->file_name, ts->t->name,
                                     ts->cols[c].col->name, a->a, ts->n_rows,
-                                    a->base->max_int);
+                                    a->base->u.integer.max);
                 ok = false;
             }
             if (a->kind == S_RANK && ts->group_parent < 0) {
@@ -1600,12 +1631,12 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
                 ok = false;
             } else if (a->kind == S_RANK
                        && a->a + dist_max(&ts->group_size) - 1
-                          > a->base->max_int) {
+                          > a->base->u.integer.max) {
                 *errorp = xasprintf("%s: %s.%s: rank %"PRId64" + group "
                                     "size exceeds the maximum %"PRId64,
                                     p->file_name, ts->t->name,
                                     ts->cols[c].col->name, a->a,
-                                    a->base->max_int);
+                                    a->base->u.integer.max);
                 ok = false;
             } else if (a->kind == S_REF && a->ref_mode == REF_OWNER
                        && a->ref_table != ts->group_parent) {
@@ -1617,11 +1648,11 @@ profile_resolve(struct profile *p, double scale, uint64_t seed,
             }
             if (ok && (a->kind == S_REF) && ts->n_rows
                 && !p->tables[a->ref_table]->n_rows
-                && ts->cols[c].col->min > 0) {
+                && ts->cols[c].col->type.n_min > 0) {
                 *errorp = xasprintf("%s: %s.%s needs a reference but %s has "
                                     "no rows", p->file_name, ts->t->name,
                                     ts->cols[c].col->name,
-                                    s->tables[a->ref_table].name);
+                                    s->tables[a->ref_table]->name);
                 ok = false;
             }
         }

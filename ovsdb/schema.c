@@ -102,7 +102,7 @@ table_schema_from_json(const char *name, const struct json *json,
                               cname);
             break;
         }
-        struct column_schema *c;
+        struct column_schema *c = NULL;
         error = column_schema_from_json(cname, sorted[i]->data, &c);
         if (error) {
             char *e = xasprintf("table %s: %s", name, error);
@@ -170,7 +170,7 @@ db_schema_from_json(const struct json *json, struct db_schema **schemap)
     s->tables = xmalloc((n ? n : 1) * sizeof *s->tables);
     char *error = NULL;
     for (size_t i = 0; i < n && !error; i++) {
-        struct table_schema *t;
+        struct table_schema *t = NULL;
         if (!is_valid_id(sorted[i]->name) || sorted[i]->name[0] == '_') {
             error = xasprintf("bad table name \"%s\"", sorted[i]->name);
             break;
@@ -229,4 +229,18 @@ const struct column_schema *
 table_schema_find_column(const struct table_schema *t, const char *name)
 {
     return shash_find_data(&t->columns_by_name, name);
+}
+
+int
+db_schema_table_index(const struct db_schema *s, const char *name)
+{
+    const struct table_schema *t = db_schema_find_table(s, name);
+    return t ? (int) t->index : -1;
+}
+
+int
+table_schema_column_index(const struct table_schema *t, const char *name)
+{
+    const struct column_schema *c = table_schema_find_column(t, name);
+    return c ? (int) c->index : -1;
 }

@@ -25,7 +25,7 @@ struct table_schema {
     struct column_schema **columns; /* Sorted by name. */
     unsigned int n_columns;
     bool is_root;
-    long long max_rows;         /* 0 if unlimited. */
+    long long max_rows;         /* 0 if unlimited (OVSDB requires >= 1). */
 };
 
 struct db_schema {
@@ -45,5 +45,8 @@ const struct table_schema *db_schema_find_table(const struct db_schema *,
                                                 const char *name);
 const struct column_schema *table_schema_find_column(
     const struct table_schema *, const char *name);
+/* Index in 'tables' (or 'columns') of the named one, or -1. */
+int db_schema_table_index(const struct db_schema *, const char *name);
+int table_schema_column_index(const struct table_schema *, const char *name);
 
 #endif /* OVSDB_SCHEMA_H */
