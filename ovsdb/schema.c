@@ -1,9 +1,12 @@
 /* Database schema parsing and lookup; see schema.h. */
 #include "ovsdb/schema.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ds.h"
 #include "json.h"
 #include "util.h"
 
@@ -199,6 +202,46 @@ db_schema_from_json(const struct json *json, struct db_schema **schemap)
     }
     s->json = json_clone(json);
     *schemap = s;
+    return NULL;
+}
+
+char *
+db_schema_read_file(const char *file_name, struct db_schema **schemap)
+{
+    *schemap = NULL;
+    FILE *f = fopen(file_name, "rb");
+    if (!f) {
+        return xasprintf("%s: cannot open: %s", file_name, strerror(errno));
+    }
+    struct ds text = DS_EMPTY_INITIALIZER;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        ds_put_buffer(&text, buf, n);
+    }
+    bool read_error = ferror(f);
+    fclose(f);
+    if (read_error) {
+        ds_destroy(&text);
+        return xasprintf("%s: read error", file_name);
+    }
+
+    char *error = NULL;
+    struct json *json = json_parse_buffer(text.string ? text.string : "",
+                                          text.length, &error);
+    ds_destroy(&text);
+    if (!json) {
+        char *e = xasprintf("%s: invalid JSON: %s", file_name, error);
+        free(error);
+        return e;
+    }
+    error = db_schema_from_json(json, schemap);
+    json_destroy(json);
+    if (error) {
+        char *e = xasprintf("%s: invalid schema: %s", file_name, error);
+        free(error);
+        return e;
+    }
     return NULL;
 }
 

@@ -40,6 +40,8 @@ struct db_schema {
 /* Parses 'json' (takes a clone).  Returns NULL and sets '*schemap', or
  * returns a malloc'd error. */
 char *db_schema_from_json(const struct json *, struct db_schema **schemap);
+/* Reads and parses a .ovsschema file; errors name the file. */
+char *db_schema_read_file(const char *file_name, struct db_schema **schemap);
 void db_schema_destroy(struct db_schema *);
 const struct table_schema *db_schema_find_table(const struct db_schema *,
                                                 const char *name);
