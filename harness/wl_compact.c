@@ -78,16 +78,7 @@ compact_run(struct bench *b, const struct bench_options *o)
     bench_phase_end(b);
 
     if (o->output && b->repetition == 0) {
-        struct out_file out;
-        error = out_file_open(&out, o->output);
-        if (!error) {
-            error = out_file_write(&out, file.string, file.length);
-            if (error) {
-                out_file_abort(&out);
-            } else {
-                error = out_file_commit(&out);
-            }
-        }
+        error = out_file_write_all(o->output, file.string, file.length);
     }
     ds_destroy(&file);
 

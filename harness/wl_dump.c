@@ -66,17 +66,8 @@ dump_run(struct bench *b, const struct bench_options *o)
     bench_phase_end(b);
 
     if (o->output && b->repetition == 0) {
-        struct out_file out;
-        error = out_file_open(&out, o->output);
-        if (!error) {
-            ds_put_char(&text, '\n');
-            error = out_file_write(&out, text.string, text.length);
-            if (error) {
-                out_file_abort(&out);
-            } else {
-                error = out_file_commit(&out);
-            }
-        }
+        ds_put_char(&text, '\n');
+        error = out_file_write_all(o->output, text.string, text.length);
     }
     ds_destroy(&text);
     return error;
