@@ -1,0 +1,238 @@
+/* Profile resolution: row counts, groups and children segments for a
+ * scale and seed; see profile.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ds.h"
+#include "json.h"
+#include "ovsdb/datum.h"
+#include "profile-parse.h"
+#include "util.h"
+
+static void
+scale_pools(struct atom_spec *a, double scale)
+{
+    for (size_t k = 0; k < a->n_tmpls; k++) {
+        for (size_t i = 0; i < a->tmpls[k].n; i++) {
+            struct piece *pc = &a->tmpls[k].pieces[i];
+            if (pc->pool_base > 0) {
+                pc->pool = (uint64_t) fmax(1, llround(pc->pool_base * scale));
+            }
+        }
+    }
+}
+
+bool
+profile_resolve(struct profile *p, double scale, uint64_t seed,
+                char **errorp)
+{
+    const struct db_schema *s = p->schema;
+    *errorp = NULL;
+    /* Collect the segments, in schema order for determinism. */
+    for (size_t i = 0; i < p->n_segments; i++) {
+        free(p->segments[i].start);
+    }
+    free(p->segments);
+    p->segments = NULL;
+    p->n_segments = 0;
+    for (size_t t = 0; t < s->n_tables; t++) {
+        struct table_spec *ts = p->tables[t];
+        for (size_t c = 0; ts && c < ts->n_cols; c++) {
+            if (ts->cols[c].elem.kind == S_CHILDREN) {
+                p->segments = xrealloc(p->segments, (p->n_segments + 1)
+                                       * sizeof *p->segments);
+                ts->cols[c].elem.segment = p->n_segments;
+                p->segments[p->n_segments++] = (struct segment) {
+                    .parent_table = t, .col_spec = c,
+                    .child_table = ts->cols[c].elem.ref_table,
+                };
+            }
+        }
+    }
+
+    /* Pools grow with the rows, so the share of distinct strings does not
+     * depend on the scale. */
+    for (size_t t = 0; t < s->n_tables; t++) {
+        struct table_spec *ts = p->tables[t];
+        for (size_t c = 0; ts && c < ts->n_cols; c++) {
+            struct col_spec *cs = &ts->cols[c];
+            scale_pools(&cs->elem, scale);
+            scale_pools(&cs->value, scale);
+            for (size_t e = 0; e < cs->n_entries; e++) {
+                scale_pools(&cs->entries[e].value, scale);
+            }
+        }
+    }
+
+    bool *known = xcalloc(s->n_tables, sizeof *known);
+    for (size_t t = 0; t < s->n_tables; t++) {
+        struct table_spec *ts = p->tables[t];
+        if (!ts) {
+            known[t] = true;
+        } else if (ts->group_parent >= 0) {
+            ts->n_rows = 0;
+        } else if (!ts->children) {
+            double rows = ts->fixed ? ts->rows : ts->rows * scale;
+            ts->n_rows = ts->rows == 0 ? 0 : (uint64_t) fmax(1, llround(rows));
+            known[t] = true;
+        } else {
+            ts->n_rows = 0;
+        }
+    }
+    /* Resolve segments whose parent is known, until nothing changes; a child
+     * table is known once all its segments are. */
+    bool *done = xcalloc(p->n_segments ? p->n_segments : 1, sizeof *done);
+    for (bool progress = true; progress; ) {
+        progress = false;
+        for (size_t t = 0; t < s->n_tables; t++) {
+            struct table_spec *ts = p->tables[t];
+            if (known[t] || !ts || ts->group_parent < 0
+                || !known[ts->group_parent]) {
+                continue;
+            }
+            const struct table_spec *ps = p->tables[ts->group_parent];
+            free(ts->group_start);
+            ts->n_group_parents = ps->n_rows;
+            ts->group_start = xmalloc((ps->n_rows + 1)
+                                      * sizeof *ts->group_start);
+            ts->group_start[0] = 0;
+            for (uint64_t r = 0; r < ps->n_rows; r++) {
+                struct rng rng = rng_derive(seed, ts->salt, r, 0x67727570);
+                ts->group_start[r + 1] = ts->group_start[r]
+                                         + dist_sample(&ts->group_size, &rng);
+            }
+            ts->n_rows = ts->group_start[ps->n_rows];
+            known[t] = progress = true;
+        }
+        for (size_t i = 0; i < p->n_segments; i++) {
+            struct segment *sg = &p->segments[i];
+            if (done[i] || !known[sg->parent_table]) {
+                continue;
+            }
+            struct table_spec *ps = p->tables[sg->parent_table];
+            const struct col_spec *cs = &ps->cols[sg->col_spec];
+            sg->n_parents = ps->n_rows;
+            sg->start = xmalloc((sg->n_parents + 1) * sizeof *sg->start);
+            sg->start[0] = 0;
+            for (uint64_t r = 0; r < sg->n_parents; r++) {
+                struct rng rng = rng_derive(seed, ps->salt, r, cs->salt);
+                int64_t n = dist_sample(&cs->size, &rng);
+                if (n < (int64_t) cs->col->type.n_min) {
+                    n = cs->col->type.n_min;
+                }
+                if ((uint64_t) n > cs->col->type.n_max) {
+                    n = cs->col->type.n_max;
+                }
+                sg->start[r + 1] = sg->start[r] + n;
+            }
+            struct table_spec *cts = p->tables[sg->child_table];
+            sg->base = cts->n_rows;
+            cts->n_rows += sg->start[sg->n_parents];
+            done[i] = true;
+            progress = true;
+            bool all = true;
+            for (size_t j = 0; j < p->n_segments; j++) {
+                if (p->segments[j].child_table == sg->child_table
+                    && !done[j]) {
+                    all = false;
+                }
+            }
+            known[sg->child_table] = all;
+        }
+    }
+    bool ok = true;
+    for (size_t t = 0; t < s->n_tables && ok; t++) {
+        if (!known[t]) {
+            *errorp = xasprintf("%s: table %s: children form a cycle",
+                                p->file_name, s->tables[t]->name);
+            ok = false;
+        } else if (p->tables[t] && s->tables[t]->max_rows > 0
+                   && p->tables[t]->n_rows
+                      > (uint64_t) s->tables[t]->max_rows) {
+            *errorp = xasprintf("%s: table %s: %"PRIu64" rows, but the "
+                                "schema allows at most %lld", p->file_name,
+                                s->tables[t]->name, p->tables[t]->n_rows,
+                                s->tables[t]->max_rows);
+            ok = false;
+        }
+    }
+    /* Sequences must stay within the column's range. */
+    for (size_t t = 0; t < s->n_tables && ok; t++) {
+        const struct table_spec *ts = p->tables[t];
+        for (size_t c = 0; ts && c < ts->n_cols && ok; c++) {
+            const struct atom_spec *a = &ts->cols[c].elem;
+            if (a->kind == S_SEQ && ts->n_rows
+                && (int64_t) (a->a + ts->n_rows - 1) > a->base->u.integer.max) {
+                *errorp = xasprintf("%s: %s.%s: seq %"PRId64" + %"PRIu64
+                                    " rows exceeds the maximum %"PRId64,
+                                    p->file_name, ts->t->name,
+                                    ts->cols[c].col->name, a->a, ts->n_rows,
+                                    a->base->u.integer.max);
+                ok = false;
+            }
+            if (a->kind == S_RANK && ts->group_parent < 0) {
+                *errorp = xasprintf("%s: %s.%s: rank needs a \"per\" table",
+                                    p->file_name, ts->t->name,
+                                    ts->cols[c].col->name);
+                ok = false;
+            } else if (a->kind == S_RANK
+                       && a->a + dist_max(&ts->group_size) - 1
+                          > a->base->u.integer.max) {
+                *errorp = xasprintf("%s: %s.%s: rank %"PRId64" + group "
+                                    "size exceeds the maximum %"PRId64,
+                                    p->file_name, ts->t->name,
+                                    ts->cols[c].col->name, a->a,
+                                    a->base->u.integer.max);
+                ok = false;
+            } else if (a->kind == S_REF && a->ref_mode == REF_OWNER
+                       && a->ref_table != ts->group_parent) {
+                *errorp = xasprintf("%s: %s.%s: \"owner\" must reference "
+                                    "the table's \"per\" parent",
+                                    p->file_name, ts->t->name,
+                                    ts->cols[c].col->name);
+                ok = false;
+            }
+            if (ok && (a->kind == S_REF) && ts->n_rows
+                && !p->tables[a->ref_table]->n_rows
+                && ts->cols[c].col->type.n_min > 0) {
+                *errorp = xasprintf("%s: %s.%s needs a reference but %s has "
+                                    "no rows", p->file_name, ts->t->name,
+                                    ts->cols[c].col->name,
+                                    s->tables[a->ref_table]->name);
+                ok = false;
+            }
+        }
+    }
+    free(known);
+    free(done);
+    return ok;
+}
+
+uint64_t
+table_group_owner(const struct table_spec *ts, uint64_t row)
+{
+    uint64_t lo = 0, hi = ts->n_group_parents;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ts->group_start[mid] <= row) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+double
+row_uniform(uint64_t seed, const struct table_spec *ts, uint64_t row)
+{
+    struct rng r = rng_derive(seed, ts->salt, row, 0x726f77);
+    return (double) (rng_next(&r) >> 11) * 0x1.0p-53;
+}
