@@ -61,6 +61,10 @@ bool parse_atom_spec(struct lexer *, const struct db_schema *,
                      const struct base_type *, uint64_t salt,
                      const char *where, struct atom_spec *);
 void atom_spec_destroy(struct atom_spec *);
+/* JSON text of one literal atom of 'b''s type, checked against the schema's
+ * enum and bounds; NULL after a lex_error(). */
+char *literal_atom(struct lexer *, const struct base_type *b,
+                   const char *tok, const char *where);
 /* Index of the table that 'b' references, or -1; strong references. */
 int ref_index(const struct base_type *b);
 bool is_strong_ref(const struct base_type *b);
