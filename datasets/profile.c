@@ -102,6 +102,139 @@ parse_log_line(struct lexer *lx, struct profile *p)
 
 /* Checks what only the whole profile can tell. */
 
+/* An indented line of table 'cur': a column or a map key. */
+static void
+parse_indented_line(struct lexer *lx, struct profile *p,
+                    struct table_spec *cur, const char *first)
+{
+    if (!cur) {
+        lex_error(lx, "indented line before any \"table\" line");
+    } else if (!strcmp(first, "key")) {
+        parse_key_line(lx, p, cur);
+    } else if (find_col_spec(cur, first) >= 0) {
+        lex_error(lx, "column %s.%s appears twice", cur->t->name, first);
+    } else {
+        cur->cols = xrealloc(cur->cols, (cur->n_cols + 1) * sizeof *cur->cols);
+        /* Counted even on error, so that cleanup sees it. */
+        parse_column(lx, p, cur, first, &cur->cols[cur->n_cols++]);
+    }
+}
+
+/* The rows of "table NAME ROWS": a count, "children" or "per PARENT
+ * DIST", then an optional "fixed". */
+static void
+parse_table_rows(struct lexer *lx, struct profile *p, struct table_spec *ts,
+                 const char *tn, const char *rows)
+{
+    if (!strcmp(rows, "children")) {
+        ts->children = true;
+    } else if (!strcmp(rows, "per")) {
+        const char *pn = lex_next(lx, "group-parent table");
+        int pt = pn ? db_schema_table_index(p->schema, pn) : -1;
+        if (pt < 0 || !p->tables[pt] || pt == ts->table) {
+            lex_error(lx, "table %s: \"per\" needs an earlier table of the "
+                      "profile", tn);
+            return;
+        }
+        ts->group_parent = pt;
+        if (!parse_dist(lx, lex_next(lx, "rows per parent row"),
+                        &ts->group_size)) {
+            return;
+        }
+        if (dist_min(&ts->group_size) < 0) {
+            lex_error(lx, "table %s: negative group size", tn);
+            return;
+        }
+    } else if (!parse_double(lx, rows, "row count", &ts->rows)
+               || ts->rows < 0) {
+        lex_error(lx, "table %s: bad row count", tn);
+        return;
+    }
+    if (lx->pos < lx->n) {
+        const char *opt = lex_next(lx, "option");
+        if (!strcmp(opt, "fixed") && !ts->children) {
+            ts->fixed = true;
+        } else {
+            lex_error(lx, "table %s: unexpected \"%s\"", tn, opt);
+        }
+    }
+}
+
+/* "table NAME ROWS [fixed]".  Returns the new table spec, or NULL. */
+static struct table_spec *
+parse_table_line(struct lexer *lx, struct profile *p)
+{
+    const char *tn = lex_next(lx, "table name");
+    const char *rows = lex_next(lx, "row count or \"children\"");
+    if (!rows) {
+        return NULL;
+    }
+    int t = db_schema_table_index(p->schema, tn);
+    if (t < 0) {
+        lex_error(lx, "no table \"%s\" in schema %s", tn, p->schema->name);
+        return NULL;
+    }
+    if (p->tables[t]) {
+        lex_error(lx, "table %s appears twice", tn);
+        return NULL;
+    }
+    struct table_spec *ts = p->tables[t] = xzalloc(sizeof *ts);
+    ts->table = t;
+    ts->t = p->schema->tables[t];
+    ts->salt = salt_of(tn, NULL, 0);
+    ts->group_parent = -1;
+    parse_table_rows(lx, p, ts, tn, rows);
+    return ts;
+}
+
+/* One line of the file. */
+static void
+parse_line(struct lexer *lx, struct profile *p, struct table_spec **cur)
+{
+    const char *first = lex_next(lx, "keyword");
+
+    if (lx->indented) {
+        parse_indented_line(lx, p, *cur, first);
+    } else if (!strcmp(first, "profile")) {
+        const char *name = lex_next(lx, "profile name");
+        if (name) {
+            free(p->name);
+            p->name = xstrdup(name);
+        }
+        if (!lx->error && lx->pos < lx->n) {
+            lex_error(lx, "unexpected \"%s\"", lx->tokens[lx->pos]);
+        }
+    } else if (!strcmp(first, "table")) {
+        struct table_spec *ts = parse_table_line(lx, p);
+        if (ts) {
+            *cur = ts;
+        }
+    } else if (!strcmp(first, "log")) {
+        parse_log_line(lx, p);
+    } else {
+        lex_error(lx, "\"%s\": expected profile, table or log (column and "
+                  "key lines are indented)", first);
+    }
+}
+
+/* Whole-profile checks; their errors name the file but no line. */
+static void
+check_profile(struct lexer *lx, struct profile *p)
+{
+    const char *file_name = lx->file_name;
+
+    lx->line_no = 0;
+    if (!profile_check(lx, p) && !lx->error) {
+        lx->error = xasprintf("%s: invalid profile", file_name);
+    }
+    if (lx->error && !strncmp(lx->error + strlen(file_name), ":0: ", 4)) {
+        char *e = xasprintf("%s: %s", file_name,
+                            lx->error + strlen(file_name) + 4);
+        free(lx->error);
+        lx->error = e;
+    }
+}
+
 struct profile *
 profile_read(const char *file_name, const struct db_schema *schema,
              char **errorp)
@@ -123,92 +256,8 @@ profile_read(const char *file_name, const struct db_schema *schema,
     size_t line_size = 0;
     while (!lx.error && getline(&line, &line_size, f) != -1) {
         lx.line_no++;
-        if (!lex_line(&lx, line) || !lx.n) {
-            continue;
-        }
-        const char *first = lex_next(&lx, "keyword");
-        if (lx.indented) {
-            if (!cur) {
-                lex_error(&lx, "indented line before any \"table\" line");
-            } else if (!strcmp(first, "key")) {
-                parse_key_line(&lx, p, cur);
-            } else if (find_col_spec(cur, first) >= 0) {
-                lex_error(&lx, "column %s.%s appears twice", cur->t->name,
-                          first);
-            } else {
-                cur->cols = xrealloc(cur->cols,
-                                     (cur->n_cols + 1) * sizeof *cur->cols);
-                /* Counted even on error, so that cleanup sees it. */
-                parse_column(&lx, p, cur, first, &cur->cols[cur->n_cols++]);
-            }
-        } else if (!strcmp(first, "profile")) {
-            const char *name = lex_next(&lx, "profile name");
-            if (name) {
-                free(p->name);
-                p->name = xstrdup(name);
-            }
-        } else if (!strcmp(first, "table")) {
-            const char *tn = lex_next(&lx, "table name");
-            const char *rows = lex_next(&lx, "row count or \"children\"");
-            if (!rows) {
-                continue;
-            }
-            int t = db_schema_table_index(schema, tn);
-            if (t < 0) {
-                lex_error(&lx, "no table \"%s\" in schema %s", tn,
-                          schema->name);
-                continue;
-            }
-            if (p->tables[t]) {
-                lex_error(&lx, "table %s appears twice", tn);
-                continue;
-            }
-            cur = p->tables[t] = xzalloc(sizeof *cur);
-            cur->table = t;
-            cur->t = schema->tables[t];
-            cur->salt = salt_of(tn, NULL, 0);
-            cur->group_parent = -1;
-            if (!strcmp(rows, "children")) {
-                cur->children = true;
-            } else if (!strcmp(rows, "per")) {
-                const char *pn = lex_next(&lx, "group-parent table");
-                int pt = pn ? db_schema_table_index(schema, pn) : -1;
-                if (pt < 0 || !p->tables[pt] || pt == t) {
-                    lex_error(&lx, "table %s: \"per\" needs an earlier "
-                              "table of the profile", tn);
-                    continue;
-                }
-                cur->group_parent = pt;
-                if (!parse_dist(&lx, lex_next(&lx, "rows per parent row"),
-                                &cur->group_size)) {
-                    continue;
-                }
-                if (dist_min(&cur->group_size) < 0) {
-                    lex_error(&lx, "table %s: negative group size", tn);
-                    continue;
-                }
-            } else if (!parse_double(&lx, rows, "row count", &cur->rows)
-                       || cur->rows < 0) {
-                lex_error(&lx, "table %s: bad row count", tn);
-                continue;
-            }
-            if (lx.pos < lx.n) {
-                const char *opt = lex_next(&lx, "option");
-                if (!strcmp(opt, "fixed") && !cur->children) {
-                    cur->fixed = true;
-                } else {
-                    lex_error(&lx, "table %s: unexpected \"%s\"", tn, opt);
-                }
-            }
-        } else if (!strcmp(first, "log")) {
-            parse_log_line(&lx, p);
-        } else {
-            lex_error(&lx, "\"%s\": expected profile, table or log (column "
-                      "and key lines are indented)", first);
-        }
-        if (!lx.error && lx.pos < lx.n && !lx.indented
-            && !strcmp(first, "profile")) {
-            lex_error(&lx, "unexpected \"%s\"", lx.tokens[lx.pos]);
+        if (lex_line(&lx, line) && lx.n) {
+            parse_line(&lx, p, &cur);
         }
     }
     free(line);
@@ -219,24 +268,14 @@ profile_read(const char *file_name, const struct db_schema *schema,
         lx.error = xasprintf("%s: read error", file_name);
     }
     if (!lx.error) {
-        lx.line_no = 0;
-        lx.file_name = file_name;
-        if (!profile_check(&lx, p) && !lx.error) {
-            lx.error = xasprintf("%s: invalid profile", file_name);
-        }
-        if (lx.error && !strncmp(lx.error + strlen(file_name), ":0: ", 4)) {
-            /* Whole-profile errors have no line. */
-            char *e = xasprintf("%s: %s", file_name,
-                                lx.error + strlen(file_name) + 4);
-            free(lx.error);
-            lx.error = e;
-        }
+        check_profile(&lx, p);
     }
     if (lx.error) {
         *errorp = lx.error;
         profile_destroy(p);
         return NULL;
     }
+
     double total = 0;
     for (size_t i = 0; i < p->n_ops; i++) {
         total += p->ops[i].weight;
