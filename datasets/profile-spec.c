@@ -16,11 +16,170 @@
 #include "profile-parse.h"
 #include "util.h"
 
+/* What a column-form parser gets. */
+struct column_ctx {
+    struct lexer *lx;
+    const struct db_schema *schema;
+    const struct column_schema *c;
+    const char *where;          /* "TABLE.COLUMN". */
+    const char *form;           /* The form keyword. */
+};
+
+/* "map": entries follow on "key" lines. */
+static bool
+parse_map_form(const struct column_ctx *x, struct col_spec *cs)
+{
+    if (!ovsdb_type_is_map(&x->c->type)
+        || x->c->type.key.type != ATOMIC_STRING) {
+        lex_error(x->lx, "%s: \"map\" needs a map column with string keys",
+                  x->where);
+        return false;
+    }
+    cs->form = F_MAP_KEYS;
+    return true;
+}
+
+/* "mapgen SIZE KEYSPEC VALUESPEC". */
+static bool
+parse_mapgen_form(const struct column_ctx *x, struct col_spec *cs)
+{
+    if (!ovsdb_type_is_map(&x->c->type)) {
+        lex_error(x->lx, "%s: \"mapgen\" needs a map column", x->where);
+        return false;
+    }
+    cs->form = F_MAP_GEN;
+    return (parse_dist(x->lx, lex_next(x->lx, "size distribution"),
+                       &cs->size)
+            && parse_atom_spec(x->lx, x->schema, &x->c->type.key, cs->salt,
+                               x->where, &cs->elem)
+            && parse_atom_spec(x->lx, x->schema, &x->c->type.value,
+                               cs->salt + 1, x->where, &cs->value));
+}
+
+/* The size of a set: "optrow LOW HIGH", "opt P" or a distribution. */
+static bool
+parse_set_size(const struct column_ctx *x, struct col_spec *cs)
+{
+    struct lexer *lx = x->lx;
+
+    if (!strcmp(x->form, "optrow")) {
+        cs->row_window = true;
+        if (!parse_double(lx, lex_next(lx, "low"), "low", &cs->row_lo)
+            || !parse_double(lx, lex_next(lx, "high"), "high", &cs->row_hi)
+            || cs->row_lo < 0 || cs->row_hi > 1
+            || cs->row_lo > cs->row_hi) {
+            lex_error(lx, "%s: optrow needs 0 <= LOW <= HIGH <= 1",
+                      x->where);
+            return false;
+        }
+        return parse_dist(lx, "1", &cs->size);
+    } else if (!strcmp(x->form, "opt")) {
+        double prob;
+        if (!parse_double(lx, lex_next(lx, "probability"), "probability",
+                          &prob) || prob < 0 || prob > 1) {
+            lex_error(lx, "%s: opt needs a probability 0..1", x->where);
+            return false;
+        }
+        char *d = xasprintf("0:%.6f,1:%.6f", 1 - prob, prob);
+        bool ok = parse_dist(lx, d, &cs->size);
+        free(d);
+        return ok;
+    } else {
+        return parse_dist(lx, lex_next(lx, "size distribution"), &cs->size);
+    }
+}
+
+/* "children SIZE TABLE": the rows of TABLE that each row owns. */
+static bool
+parse_children(const struct column_ctx *x, struct col_spec *cs)
+{
+    const struct base_type *key = &x->c->type.key;
+    const char *tn = lex_next(x->lx, "child table");
+
+    if (!tn) {
+        return false;
+    }
+    cs->elem.kind = S_CHILDREN;
+    cs->elem.type = ATOMIC_UUID;
+    cs->elem.base = key;
+    cs->elem.ref_table = db_schema_table_index(x->schema, tn);
+    if (cs->elem.ref_table < 0 || ref_index(key) != cs->elem.ref_table) {
+        lex_error(x->lx, "%s: children must be rows of the column's "
+                  "refTable (%s)", x->where,
+                  ref_index(key) >= 0 ? key->u.uuid.ref_table_name : "none");
+        return false;
+    }
+    if (!x->schema->tables[cs->elem.ref_table]->is_root
+        && !is_strong_ref(key)) {
+        lex_error(x->lx, "%s: a weak reference cannot own non-root rows",
+                  x->where);
+        return false;
+    }
+    return true;
+}
+
+/* "set SIZE SPEC", "opt P SPEC", "optrow LOW HIGH SPEC",
+ * "children SIZE TABLE". */
+static bool
+parse_set_form(const struct column_ctx *x, struct col_spec *cs)
+{
+    if (ovsdb_type_is_map(&x->c->type) || ovsdb_type_is_scalar(&x->c->type)) {
+        lex_error(x->lx, "%s: \"%s\" needs a set column", x->where, x->form);
+        return false;
+    }
+    cs->form = F_SET;
+    if (!parse_set_size(x, cs)) {
+        return false;
+    }
+    if (dist_min(&cs->size) < 0) {
+        lex_error(x->lx, "%s: negative set size", x->where);
+        return false;
+    }
+    if (!strcmp(x->form, "children")) {
+        return parse_children(x, cs);
+    }
+    return parse_atom_spec(x->lx, x->schema, &x->c->type.key, cs->salt,
+                           x->where, &cs->elem);
+}
+
+/* A bare atom spec: the scalar, or exactly one atom of a set. */
+static bool
+parse_bare_form(const struct column_ctx *x, struct col_spec *cs)
+{
+    if (ovsdb_type_is_map(&x->c->type)) {
+        lex_error(x->lx, "%s: map column: use \"map\" or \"mapgen\"",
+                  x->where);
+        return false;
+    }
+    if (ovsdb_type_is_scalar(&x->c->type)) {
+        cs->form = F_SCALAR;
+    } else {
+        cs->form = F_SET;
+        if (!parse_dist(x->lx, "1", &cs->size)) {
+            return false;
+        }
+    }
+    return parse_atom_spec(x->lx, x->schema, &x->c->type.key, cs->salt,
+                           x->where, &cs->elem);
+}
+
+/* The column forms, by keyword (an unquoted first token). */
+static const struct {
+    const char *name;
+    bool (*parse)(const struct column_ctx *, struct col_spec *);
+} column_forms[] = {
+    { "map", parse_map_form },
+    { "mapgen", parse_mapgen_form },
+    { "set", parse_set_form },
+    { "opt", parse_set_form },
+    { "optrow", parse_set_form },
+    { "children", parse_set_form },
+};
+
 bool
 parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
              const char *col_name, struct col_spec *cs)
 {
-    const struct db_schema *schema = p->schema;
     char where[256];
     snprintf(where, sizeof where, "%s.%s", ts->t->name, col_name);
     memset(cs, 0, sizeof *cs);
@@ -36,120 +195,21 @@ parse_column(struct lexer *lx, struct profile *p, struct table_spec *ts,
         return false;
     }
     cs->salt = salt_of(ts->t->name, col_name, 0);
-    const char *form = lx->pos < lx->n ? lx->tokens[lx->pos] : "";
-    bool quoted = lx->pos < lx->n && lx->quoted[lx->pos];
 
-    if (!quoted && !strcmp(form, "map")) {
-        lx->pos++;
-        if (!ovsdb_type_is_map(&c->type) || c->type.key.type != ATOMIC_STRING) {
-            lex_error(lx, "%s: \"map\" needs a map column with string keys",
-                      where);
-            return false;
-        }
-        cs->form = F_MAP_KEYS;      /* Entries follow on "key" lines. */
-    } else if (!quoted && !strcmp(form, "mapgen")) {
-        lx->pos++;
-        if (!ovsdb_type_is_map(&c->type)) {
-            lex_error(lx, "%s: \"mapgen\" needs a map column", where);
-            return false;
-        }
-        cs->form = F_MAP_GEN;
-        if (!parse_dist(lx, lex_next(lx, "size distribution"), &cs->size)
-            || !parse_atom_spec(lx, schema, &c->type.key, cs->salt, where,
-                                &cs->elem)
-            || !parse_atom_spec(lx, schema, &c->type.value, cs->salt + 1, where,
-                                &cs->value)) {
-            return false;
-        }
-    } else if (!quoted && (!strcmp(form, "set") || !strcmp(form, "opt")
-                           || !strcmp(form, "optrow")
-                           || !strcmp(form, "children"))) {
-        lx->pos++;
-        if (ovsdb_type_is_map(&c->type) || ovsdb_type_is_scalar(&c->type)) {
-            lex_error(lx, "%s: \"%s\" needs a set column", where, form);
-            return false;
-        }
-        cs->form = F_SET;
-        if (!strcmp(form, "optrow")) {
-            cs->row_window = true;
-            if (!parse_double(lx, lex_next(lx, "low"), "low", &cs->row_lo)
-                || !parse_double(lx, lex_next(lx, "high"), "high",
-                                 &cs->row_hi)
-                || cs->row_lo < 0 || cs->row_hi > 1
-                || cs->row_lo > cs->row_hi) {
-                lex_error(lx, "%s: optrow needs 0 <= LOW <= HIGH <= 1",
-                          where);
-                return false;
-            }
-            if (!parse_dist(lx, "1", &cs->size)) {
-                return false;
-            }
-        } else if (!strcmp(form, "opt")) {
-            double prob;
-            if (!parse_double(lx, lex_next(lx, "probability"), "probability",
-                              &prob) || prob < 0 || prob > 1) {
-                lex_error(lx, "%s: opt needs a probability 0..1", where);
-                return false;
-            }
-            char *d = xasprintf("0:%.6f,1:%.6f", 1 - prob, prob);
-            bool ok = parse_dist(lx, d, &cs->size);
-            free(d);
-            if (!ok) {
-                return false;
-            }
-        } else if (!parse_dist(lx, lex_next(lx, "size distribution"),
-                               &cs->size)) {
-            return false;
-        }
-        if (dist_min(&cs->size) < 0) {
-            lex_error(lx, "%s: negative set size", where);
-            return false;
-        }
-        if (!strcmp(form, "children")) {
-            const char *tn = lex_next(lx, "child table");
-            if (!tn) {
-                return false;
-            }
-            cs->elem.kind = S_CHILDREN;
-            cs->elem.type = ATOMIC_UUID;
-            cs->elem.base = &c->type.key;
-            cs->elem.ref_table = db_schema_table_index(schema, tn);
-            if (cs->elem.ref_table < 0
-                || ref_index(&c->type.key) != cs->elem.ref_table) {
-                lex_error(lx, "%s: children must be rows of the column's "
-                          "refTable (%s)", where,
-                          ref_index(&c->type.key) >= 0
-                          ? c->type.key.u.uuid.ref_table_name : "none");
-                return false;
-            }
-            if (!schema->tables[cs->elem.ref_table]->is_root
-                && !is_strong_ref(&c->type.key)) {
-                lex_error(lx, "%s: a weak reference cannot own non-root "
-                          "rows", where);
-                return false;
-            }
-        } else if (!parse_atom_spec(lx, schema, &c->type.key, cs->salt, where,
-                                    &cs->elem)) {
-            return false;
-        }
-    } else {
-        if (ovsdb_type_is_map(&c->type)) {
-            lex_error(lx, "%s: map column: use \"map\" or \"mapgen\"", where);
-            return false;
-        }
-        if (ovsdb_type_is_scalar(&c->type)) {
-            cs->form = F_SCALAR;
-        } else {
-            /* A bare atom spec on a set column means exactly one atom. */
-            cs->form = F_SET;
-            if (!parse_dist(lx, "1", &cs->size)) {
-                return false;
+    struct column_ctx x = { lx, p->schema, c, where, "" };
+    bool (*parse)(const struct column_ctx *, struct col_spec *)
+        = parse_bare_form;
+    if (lx->pos < lx->n && !lx->quoted[lx->pos]) {
+        for (size_t i = 0; i < ARRAY_SIZE(column_forms); i++) {
+            if (!strcmp(lx->tokens[lx->pos], column_forms[i].name)) {
+                x.form = lx->tokens[lx->pos++];
+                parse = column_forms[i].parse;
+                break;
             }
         }
-        if (!parse_atom_spec(lx, schema, &c->type.key, cs->salt, where,
-                             &cs->elem)) {
-            return false;
-        }
+    }
+    if (!parse(&x, cs)) {
+        return false;
     }
     if (lx->pos < lx->n) {
         lex_error(lx, "%s: unexpected \"%s\" at end of line", where,
