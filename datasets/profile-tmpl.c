@@ -54,6 +54,96 @@ tmpl_add_lit(struct tmpl *t, size_t *allocated, struct ds *raw)
     ds_clear(raw);
 }
 
+/* Splits "@N" (N variants at scale 1, scaled with the rows), "@=N" (N
+ * variants at any scale) or "@row" (one value per row) off 'body'. */
+static bool
+parse_pool(struct lexer *lx, const char *s, char *body, struct piece *pc)
+{
+    char *at = strchr(body, '@');
+    int64_t v;
+    const char *end;
+
+    pc->pool = 0;
+    pc->pool_base = 0;
+    if (!at) {
+        return true;
+    }
+    *at = '\0';
+    bool fixed = at[1] == '=';
+    if (!strcmp(at + 1, "row")) {
+        pc->pool = POOL_ROW;
+    } else if (!parse_i64(at + 1 + fixed, &end, &v) || *end || v < 1) {
+        lex_error(lx, "template \"%s\": bad pool \"@%s\" (@N, @=N or @row)",
+                  s, at + 1);
+        return false;
+    } else {
+        pc->pool = v;
+        pc->pool_base = fixed ? 0 : v;
+    }
+    return true;
+}
+
+/* The argument of a placeholder: a distribution or {hex:N}'s digits. */
+static bool
+parse_placeholder_arg(struct lexer *lx, const char *s, int arg_kind,
+                      const char *arg, struct piece *pc)
+{
+    if (arg_kind == 1) {
+        if (!parse_dist(lx, arg, &pc->dist)) {
+            return false;
+        }
+        if (pc->kind != P_INT && dist_min(&pc->dist) < 0) {
+            lex_error(lx, "template \"%s\": negative length", s);
+            free(pc->dist.items);
+            return false;
+        }
+    } else if (arg_kind == 2) {
+        if (!parse_int_token(lx, arg, "{hex:N}", &pc->n)
+            || pc->n < 1 || pc->n > 64) {
+            lex_error(lx, "template \"%s\": {hex:N} needs 1..64", s);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Parses the placeholder '{body}' of template 's' into 'pc', the n'th
+ * piece. */
+static bool
+parse_placeholder(struct lexer *lx, const char *s, char *body, uint64_t salt,
+                  size_t n, struct piece *pc)
+{
+    memset(pc, 0, sizeof *pc);
+    if (!parse_pool(lx, s, body, pc)) {
+        return false;
+    }
+    char *arg = strchr(body, ':');
+    if (arg) {
+        *arg++ = '\0';
+    }
+    size_t k;
+    for (k = 0; k < ARRAY_SIZE(placeholders); k++) {
+        if (!strcmp(body, placeholders[k].name)) {
+            break;
+        }
+    }
+    if (k == ARRAY_SIZE(placeholders)) {
+        lex_error(lx, "template \"%s\": unknown placeholder {%s}", s, body);
+        return false;
+    }
+    if ((placeholders[k].arg != 0) != (arg != NULL)) {
+        lex_error(lx, "template \"%s\": {%s} %s an argument", s, body,
+                  placeholders[k].arg ? "needs" : "takes no");
+        return false;
+    }
+    pc->kind = placeholders[k].kind;
+    /* A row-stable piece depends only on what it is, so that the same
+     * placeholder in two columns of a row gives the same value. */
+    pc->salt = pc->pool == POOL_ROW ? salt_of(body, arg, 0)
+                                    : salt_of(s, body, salt + n);
+    return parse_placeholder_arg(lx, s, placeholders[k].arg, arg, pc);
+}
+
 bool
 parse_tmpl(struct lexer *lx, const char *s, uint64_t salt, struct tmpl *t)
 {
@@ -82,90 +172,23 @@ parse_tmpl(struct lexer *lx, const char *s, uint64_t salt, struct tmpl *t)
         char *body = xmemdup0(p + 1, close - p - 1);
         p = close + 1;
 
-        /* "@N": N variants at scale 1 (scaled with the rows); "@=N": N
-         * variants at any scale; "@row": one value per row. */
-        uint64_t pool = 0;
-        double pool_base = 0;
-        char *at = strchr(body, '@');
-        if (at) {
-            int64_t v;
-            const char *end;
-            *at = '\0';
-            bool fixed = at[1] == '=';
-            if (!strcmp(at + 1, "row")) {
-                pool = POOL_ROW;
-            } else if (!parse_i64(at + 1 + fixed, &end, &v) || *end
-                       || v < 1) {
-                lex_error(lx, "template \"%s\": bad pool \"@%s\" (@N, @=N "
-                          "or @row)", s, at + 1);
-                free(body);
-                goto error;
-            } else if (fixed) {
-                pool = v;
-            } else {
-                pool = v;
-                pool_base = v;
-            }
-        }
-        char *arg = strchr(body, ':');
-        if (arg) {
-            *arg++ = '\0';
-        }
-        size_t k;
-        for (k = 0; k < ARRAY_SIZE(placeholders); k++) {
-            if (!strcmp(body, placeholders[k].name)) {
-                break;
-            }
-        }
-        if (k == ARRAY_SIZE(placeholders)) {
-            lex_error(lx, "template \"%s\": unknown placeholder {%s}",
-                      s, body);
-            free(body);
-            goto error;
-        }
-        if ((placeholders[k].arg != 0) != (arg != NULL)) {
-            lex_error(lx, "template \"%s\": {%s} %s an argument", s, body,
-                      placeholders[k].arg ? "needs" : "takes no");
-            free(body);
-            goto error;
-        }
+        /* The literal before it first: a piece's salt counts the pieces
+         * before it. */
         tmpl_add_lit(t, &allocated, &raw);
-        if (t->n >= allocated) {
-            allocated = allocated ? allocated * 2 : 4;
-            t->pieces = xrealloc(t->pieces, allocated * sizeof *t->pieces);
-        }
-        struct piece *pc = &t->pieces[t->n];
-        memset(pc, 0, sizeof *pc);
-        pc->kind = placeholders[k].kind;
-        pc->pool = pool;
-        pc->pool_base = pool_base;
-        /* A row-stable piece depends only on what it is, so that the same
-         * placeholder in two columns of a row gives the same value. */
-        pc->salt = pool == POOL_ROW ? salt_of(body, arg, 0)
-                                    : salt_of(s, body, salt + t->n);
-        bool ok = true;
-        if (placeholders[k].arg == 1) {
-            ok = parse_dist(lx, arg, &pc->dist);
-            if (ok && pc->kind != P_INT && dist_min(&pc->dist) < 0) {
-                lex_error(lx, "template \"%s\": negative length", s);
-                free(pc->dist.items);
-                ok = false;
-            }
-        } else if (placeholders[k].arg == 2) {
-            ok = parse_int_token(lx, arg, "{hex:N}", &pc->n)
-                 && pc->n >= 1 && pc->n <= 64;
-            if (!ok) {
-                lex_error(lx, "template \"%s\": {hex:N} needs 1..64", s);
-            }
-        }
+        struct piece pc;
+        bool ok = parse_placeholder(lx, s, body, salt, t->n, &pc);
         free(body);
         if (!ok) {
             goto error;
         }
-        if (pc->kind == P_MATCH || pc->kind == P_ACTIONS) {
+        if (t->n >= allocated) {
+            allocated = allocated ? allocated * 2 : 4;
+            t->pieces = xrealloc(t->pieces, allocated * sizeof *t->pieces);
+        }
+        if (pc.kind == P_MATCH || pc.kind == P_ACTIONS) {
             t->escapes = true;
         }
-        t->n++;
+        t->pieces[t->n++] = pc;
     }
     tmpl_add_lit(t, &allocated, &raw);
     ds_destroy(&raw);
