@@ -1157,137 +1157,174 @@ op_name(enum log_op_kind k)
 }
 
 static bool
-log_op(struct gen *g, const struct log_op *op, struct rng *r)
+log_insert(struct gen *g, const struct log_op *op, struct rng *r)
 {
-    struct out *o = g->o;
-    struct table_spec *ts = g->p->tables[op->table];
+    uint64_t row = live_rows(g, op->table);
     bool first;
+
+    open_table(g, op->table, &first);
+    put_row(g, op->table, row, false);
+    out_putc(g->o, '}');
+    g->inserted[op->table]++;
+    g->n_log_inserts++;
+    return true;
+}
+
+static bool
+log_delete(struct gen *g, const struct log_op *op, struct rng *r)
+{
     uint64_t row;
-    switch (op->kind) {
-    case OP_INSERT:
-        row = live_rows(g, op->table);
-        open_table(g, op->table, &first);
-        put_row(g, op->table, row, false);
-        out_putc(o, '}');
-        g->inserted[op->table]++;
-        g->n_log_inserts++;
-        return true;
+    bool first;
 
-    case OP_DELETE:
-        if (!pick_live_row(g, r, op->table, &row)) {
-            return false;
-        }
-        open_table(g, op->table, &first);
-        put_row_key(g, op->table, row);
-        out_lit(o, "null}");
-        u64_set_add(&g->deleted, deleted_key(op->table, row));
-        g->rows[op->table]--;
-        g->n_log_deletes++;
-        return true;
-
-    case OP_MODIFY: {
-        if (!pick_live_row(g, r, op->table, &row)) {
-            return false;
-        }
-        struct col_spec *cs = &ts->cols[op->col_spec];
-        struct row_ctx ctx = { .table = op->table, .row = row };
-        open_table(g, op->table, &first);
-        put_row_key(g, op->table, row);
-        out_lit(o, "{\"");
-        out_put(o, cs->col->name, strlen(cs->col->name));
-        out_lit(o, "\":");
-        /* A scalar's diff is its new value; a map's diff of one pair
-         * replaces that key's value (or adds the key). */
-        uint64_t saved_atoms = g->atoms[op->table];
-        uint64_t saved_types[N_ATOMIC_TYPES];
-        memcpy(saved_types, g->atoms_by_type, sizeof saved_types);
-        if (cs->form == F_SCALAR) {
-            put_atom(g, &cs->elem, r, &ctx, 0,
-                     cs->elem.kind == S_REF
-                     ? rng_below(r, ref_target_rows(g, cs->elem.ref_table))
-                     : 0);
-        } else {
-            const struct map_entry *e = &cs->entries[rng_below(
-                                                  r, cs->n_entries)];
-            out_lit(o, "[\"map\",[[");
-            out_put(o, e->key, e->key_len);
-            out_putc(o, ',');
-            put_atom(g, CONST_CAST(struct atom_spec *, &e->value), r, &ctx,
-                     0, 0);
-            out_lit(o, "]]]");
-        }
-        g->atoms[op->table] = saved_atoms;
-        memcpy(g->atoms_by_type, saved_types, sizeof saved_types);
-        out_lit(o, "}}");
-        g->n_log_modifies++;
-        return true;
-    }
-
-    case OP_CHILD_INSERT: {
-        struct col_spec *cs = &ts->cols[op->col_spec];
-        int child_table = cs->elem.ref_table;
-        int seg = cs->elem.segment;
-        if (!pick_live_row(g, r, op->table, &row)) {
-            return false;
-        }
-        uint64_t child = live_rows(g, child_table);
-        open_table(g, child_table, &first);
-        put_row(g, child_table, child, false);
-        out_putc(o, '}');
-        put_child_diff(g, op->table, row, cs, child_table, child);
-        g->inserted[child_table]++;
-        g->new_children[seg] = xrealloc(g->new_children[seg],
-                                        (g->n_new_children[seg] + 1)
-                                        * sizeof *g->new_children[seg]);
-        g->new_children[seg][g->n_new_children[seg]++]
-            = (struct new_child) { child, row };
-        g->n_log_inserts++;
-        return true;
-    }
-
-    case OP_CHILD_DELETE: {
-        struct col_spec *cs = &ts->cols[op->col_spec];
-        int child_table = cs->elem.ref_table;
-        int seg = cs->elem.segment;
-        const struct segment *sg = &g->p->segments[seg];
-        uint64_t initial = sg->start[sg->n_parents];
-        uint64_t n = initial + g->n_new_children[seg];
-        for (int attempt = 0; n && attempt < 64; attempt++) {
-            uint64_t x = rng_below(r, n), child, parent;
-            if (x < initial) {
-                child = sg->base + x;
-                /* The parent owns the range that holds x. */
-                uint64_t lo = 0, hi = sg->n_parents;
-                while (hi - lo > 1) {
-                    uint64_t mid = lo + (hi - lo) / 2;
-                    if (sg->start[mid] <= x) {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                parent = lo;
-            } else {
-                child = g->new_children[seg][x - initial].child;
-                parent = g->new_children[seg][x - initial].parent;
-            }
-            if (u64_set_contains(&g->deleted,
-                                 deleted_key(child_table, child))) {
-                continue;
-            }
-            open_table(g, child_table, &first);
-            put_row_key(g, child_table, child);
-            out_lit(o, "null}");
-            put_child_diff(g, op->table, parent, cs, child_table, child);
-            u64_set_add(&g->deleted, deleted_key(child_table, child));
-            g->rows[child_table]--;
-            g->n_log_deletes++;
-            return true;
-        }
+    if (!pick_live_row(g, r, op->table, &row)) {
         return false;
     }
+    open_table(g, op->table, &first);
+    put_row_key(g, op->table, row);
+    out_lit(g->o, "null}");
+    u64_set_add(&g->deleted, deleted_key(op->table, row));
+    g->rows[op->table]--;
+    g->n_log_deletes++;
+    return true;
+}
+
+static bool
+log_modify(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    struct out *o = g->o;
+    uint64_t row;
+    bool first;
+
+    if (!pick_live_row(g, r, op->table, &row)) {
+        return false;
+    }
+    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
+    struct row_ctx ctx = { .table = op->table, .row = row };
+    open_table(g, op->table, &first);
+    put_row_key(g, op->table, row);
+    out_lit(o, "{\"");
+    out_put(o, cs->col->name, strlen(cs->col->name));
+    out_lit(o, "\":");
+    /* A scalar's diff is its new value; a map's diff of one pair replaces
+     * that key's value (or adds the key).  Only initial rows count atoms. */
+    uint64_t saved_atoms = g->atoms[op->table];
+    uint64_t saved_types[N_ATOMIC_TYPES];
+    memcpy(saved_types, g->atoms_by_type, sizeof saved_types);
+    if (cs->form == F_SCALAR) {
+        put_atom(g, &cs->elem, r, &ctx, 0,
+                 cs->elem.kind == S_REF
+                 ? rng_below(r, ref_target_rows(g, cs->elem.ref_table))
+                 : 0);
+    } else {
+        const struct map_entry *e = &cs->entries[rng_below(r,
+                                                           cs->n_entries)];
+        out_lit(o, "[\"map\",[[");
+        out_put(o, e->key, e->key_len);
+        out_putc(o, ',');
+        put_atom(g, CONST_CAST(struct atom_spec *, &e->value), r, &ctx, 0,
+                 0);
+        out_lit(o, "]]]");
+    }
+    g->atoms[op->table] = saved_atoms;
+    memcpy(g->atoms_by_type, saved_types, sizeof saved_types);
+    out_lit(o, "}}");
+    g->n_log_modifies++;
+    return true;
+}
+
+static bool
+log_child_insert(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
+    int child_table = cs->elem.ref_table;
+    int seg = cs->elem.segment;
+    uint64_t row;
+    bool first;
+
+    if (!pick_live_row(g, r, op->table, &row)) {
+        return false;
+    }
+    uint64_t child = live_rows(g, child_table);
+    open_table(g, child_table, &first);
+    put_row(g, child_table, child, false);
+    out_putc(g->o, '}');
+    put_child_diff(g, op->table, row, cs, child_table, child);
+    g->inserted[child_table]++;
+    g->new_children[seg] = xrealloc(g->new_children[seg],
+                                    (g->n_new_children[seg] + 1)
+                                    * sizeof *g->new_children[seg]);
+    g->new_children[seg][g->n_new_children[seg]++]
+        = (struct new_child) { child, row };
+    g->n_log_inserts++;
+    return true;
+}
+
+/* The parent row that owns initial child 'x' of segment 'sg'. */
+static uint64_t
+segment_parent(const struct segment *sg, uint64_t x)
+{
+    uint64_t lo = 0, hi = sg->n_parents;
+
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (sg->start[mid] <= x) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+static bool
+log_child_delete(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
+    int child_table = cs->elem.ref_table;
+    int seg = cs->elem.segment;
+    const struct segment *sg = &g->p->segments[seg];
+    uint64_t initial = sg->start[sg->n_parents];
+    uint64_t n = initial + g->n_new_children[seg];
+    bool first;
+
+    for (int attempt = 0; n && attempt < 64; attempt++) {
+        uint64_t x = rng_below(r, n), child, parent;
+        if (x < initial) {
+            child = sg->base + x;
+            parent = segment_parent(sg, x);
+        } else {
+            child = g->new_children[seg][x - initial].child;
+            parent = g->new_children[seg][x - initial].parent;
+        }
+        if (u64_set_contains(&g->deleted, deleted_key(child_table, child))) {
+            continue;
+        }
+        open_table(g, child_table, &first);
+        put_row_key(g, child_table, child);
+        out_lit(g->o, "null}");
+        put_child_diff(g, op->table, parent, cs, child_table, child);
+        u64_set_add(&g->deleted, deleted_key(child_table, child));
+        g->rows[child_table]--;
+        g->n_log_deletes++;
+        return true;
     }
     return false;
+}
+
+/* Writes one operation of a log transaction; false if it found no row to
+ * apply to (the caller draws another). */
+static bool
+log_op(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    static bool (*const writers[])(struct gen *, const struct log_op *,
+                                   struct rng *) = {
+        [OP_INSERT] = log_insert,
+        [OP_DELETE] = log_delete,
+        [OP_MODIFY] = log_modify,
+        [OP_CHILD_INSERT] = log_child_insert,
+        [OP_CHILD_DELETE] = log_child_delete,
+    };
+    return writers[op->kind](g, op, r);
 }
 
 void
