@@ -1,13 +1,8 @@
 /* Profile parsing: atom specs ("str", "pick", "int", "ref", ...), one
  * parser per keyword in a table, each checked against the column's type,
  * enum and bounds in the schema; see profile-parse.h. */
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +10,6 @@
 #include "json.h"
 #include "ovsdb/datum.h"
 #include "profile-parse.h"
-#include "util.h"
 
 /* ---- Atom specs. ---- */
 

@@ -1,20 +1,8 @@
 /* Profile parsing, stage 3: checks of the whole profile once every line is
  * read (references covered, owners present, log ops valid). */
-#include <ctype.h>
-#include <errno.h>
-#include <inttypes.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "ds.h"
-#include "json.h"
-#include "ovsdb/datum.h"
 #include "profile-parse.h"
-#include "util.h"
 
 /* How each table's rows are used by the other tables' columns. */
 struct table_uses {

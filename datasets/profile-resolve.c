@@ -1,20 +1,10 @@
 /* Profile resolution: row counts, groups and children segments for a
  * scale and seed; see profile.h. */
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "ds.h"
-#include "json.h"
-#include "ovsdb/datum.h"
 #include "profile-parse.h"
-#include "util.h"
 
 static void
 scale_pools(struct atom_spec *a, double scale)

@@ -1,20 +1,11 @@
 /* Profile parsing, stage 2: column and key lines, checked against the
  * schema (form, size, children); see profile-parse.h. */
-#include <ctype.h>
-#include <errno.h>
-#include <inttypes.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ds.h"
 #include "json.h"
-#include "ovsdb/datum.h"
 #include "profile-parse.h"
-#include "util.h"
 
 /* What a column-form parser gets. */
 struct column_ctx {

@@ -1,20 +1,12 @@
 /* Profile parsing: string templates such as "neutron-{uuid@50}"; see
  * profile-parse.h. */
-#include <ctype.h>
-#include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ds.h"
-#include "json.h"
-#include "ovsdb/datum.h"
 #include "profile-parse.h"
-#include "util.h"
 
 /* ---- Templates. ---- */
 

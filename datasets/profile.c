@@ -1,20 +1,13 @@
 /* Reading a dataset profile: the file line by line into table, column, key
  * and log statements (format: datasets/README.md). */
-#include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ds.h"
 #include "json.h"
-#include "ovsdb/datum.h"
 #include "profile-parse.h"
-#include "util.h"
 
 int
 find_col_spec(const struct table_spec *ts, const char *name)
