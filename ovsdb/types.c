@@ -97,22 +97,37 @@ get_number(const struct json *json, const char *name, bool integer,
     return NULL;
 }
 
+/* Reads the optional members 'min_name' and 'max_name' of 'json' into
+ * '*minp' and '*maxp' (NULL if absent). */
 static char *
-parse_integer_bounds(struct base_type *b, const struct json *json)
+get_bounds(const struct json *json, const char *min_name,
+           const char *max_name, bool integer, const struct json **minp,
+           const struct json **maxp)
 {
     double v;
     bool present;
-    char *error = get_number(json, "minInteger", true, &v, &present);
+    char *error = get_number(json, min_name, integer, &v, &present);
 
-    if (!error && present) {
-        b->u.integer.min = json_integer(json_object_get(json, "minInteger"));
-    }
+    *minp = *maxp = NULL;
     if (!error) {
-        error = get_number(json, "maxInteger", true, &v, &present);
-        if (!error && present) {
-            b->u.integer.max = json_integer(json_object_get(json,
-                                                            "maxInteger"));
-        }
+        *minp = present ? json_object_get(json, min_name) : NULL;
+        error = get_number(json, max_name, integer, &v, &present);
+        *maxp = !error && present ? json_object_get(json, max_name) : NULL;
+    }
+    return error;
+}
+
+static char *
+parse_integer_bounds(struct base_type *b, const struct json *json)
+{
+    const struct json *min, *max;
+    char *error = get_bounds(json, "minInteger", "maxInteger", true, &min,
+                             &max);
+    if (min) {
+        b->u.integer.min = json_integer(min);
+    }
+    if (max) {
+        b->u.integer.max = json_integer(max);
     }
     return error;
 }
@@ -120,18 +135,13 @@ parse_integer_bounds(struct base_type *b, const struct json *json)
 static char *
 parse_real_bounds(struct base_type *b, const struct json *json)
 {
-    double v;
-    bool present;
-    char *error = get_number(json, "minReal", false, &v, &present);
-
-    if (!error && present) {
-        b->u.real.min = v;
+    const struct json *min, *max;
+    char *error = get_bounds(json, "minReal", "maxReal", false, &min, &max);
+    if (min) {
+        b->u.real.min = json_real(min);
     }
-    if (!error) {
-        error = get_number(json, "maxReal", false, &v, &present);
-        if (!error && present) {
-            b->u.real.max = v;
-        }
+    if (max) {
+        b->u.real.max = json_real(max);
     }
     return error;
 }
@@ -145,18 +155,14 @@ clamp_length(double v)
 static char *
 parse_string_lengths(struct base_type *b, const struct json *json)
 {
-    double v;
-    bool present;
-    char *error = get_number(json, "minLength", true, &v, &present);
-
-    if (!error && present) {
-        b->u.string.min_len = clamp_length(v);
+    const struct json *min, *max;
+    char *error = get_bounds(json, "minLength", "maxLength", true, &min,
+                             &max);
+    if (min) {
+        b->u.string.min_len = clamp_length(json_real(min));
     }
-    if (!error) {
-        error = get_number(json, "maxLength", true, &v, &present);
-        if (!error && present) {
-            b->u.string.max_len = clamp_length(v);
-        }
+    if (max) {
+        b->u.string.max_len = clamp_length(json_real(max));
     }
     return error;
 }
