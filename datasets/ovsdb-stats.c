@@ -777,8 +777,8 @@ print_text(const struct stats_ctx *ctx, const struct counts *c,
     printf("%-32s %12"PRIu64" %14"PRIu64"\n\n", "total", rows, atoms);
     printf("atoms by type:");
     for (int t = ATOMIC_INTEGER; t < N_ATOMIC_TYPES; t++) {
-        printf("  %s %"PRIu64" (%.1f%%)", atomic_type_to_string(t), c->by_type[t],
-               pct(c->by_type[t], atoms));
+        printf("  %s %"PRIu64" (%.1f%%)", atomic_type_to_string(t),
+               c->by_type[t], pct(c->by_type[t], atoms));
     }
     printf("\n  (uuid includes 2 per row for _uuid and _version: "
            "%.1f%% without them)\n", pct(c->by_type[ATOMIC_UUID] - 2 * rows,

@@ -130,7 +130,8 @@ expect_type(struct lexer *lx, const struct base_type *b, enum atomic_type t,
 {
     if (b->type != t) {
         lex_error(lx, "%s: \"%s\" needs a %s column, this one is %s",
-                  where, spec, atomic_type_to_string(t), atomic_type_to_string(b->type));
+                  where, spec, atomic_type_to_string(t),
+                  atomic_type_to_string(b->type));
         return false;
     }
     return true;

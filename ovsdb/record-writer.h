@@ -1,6 +1,7 @@
 /* Streaming writer of OVSDB records (format in record.h) into a file as
  * they are generated, for ovsdb-gen's multi-gigabyte transactions.  The
- * header needs the length and SHA-1 of the whole body, so a body larger than the in-memory buffer either
+ * header needs the length and SHA-1 of the whole body, so a body larger
+ * than the in-memory buffer either
  *   - goes straight to the file after a header-sized gap, when the caller can
  *     guess the number of digits of the length (out_record_begin_direct());
  *     the header is written into the gap at the end, and in the rare case

@@ -2,7 +2,8 @@
  * "OVSDB JSON <length> <sha1>\n" then <length> bytes of JSON text, which
  * OVS ends with a newline counted in the length and the SHA-1.  Parsing and
  * formatting of the header live here once, for both readers (log-reader.h,
- * mapped-reader.h) and both writers (record_to_ds() below, record-writer.h). */
+ * mapped-reader.h) and both writers (ovsdb_record_to_ds() below,
+ * record-writer.h). */
 #ifndef OVSDB_RECORD_H
 #define OVSDB_RECORD_H 1
 
