@@ -907,8 +907,9 @@ including _uuid, _version and default values.\n\
   -h, --help  this help\n");
 }
 
-int
-main(int argc, char *argv[])
+/* Returns whether --json was given; exits on a usage error. */
+static bool
+parse_options(int argc, char *argv[])
 {
     static const struct option options[] = {
         { "json", no_argument, NULL, 'j' },
@@ -923,16 +924,87 @@ main(int argc, char *argv[])
         }
         switch (c) {
         case 'j': as_json = true; break;
-        case 'h': usage(); return 0;
+        case 'h': usage(); exit(0);
         default:
             fprintf(stderr, "ovsdb-stats: invalid option (use --help)\n");
-            return 2;
+            exit(2);
         }
     }
     if (argc - optind != 1) {
         fprintf(stderr, "ovsdb-stats: expected one FILE (use --help)\n");
-        return 2;
+        exit(2);
     }
+    return as_json;
+}
+
+/* The schema record. */
+static void
+read_schema(struct stats_ctx *ctx, const struct mapped_record *rec)
+{
+    char *error = NULL;
+    struct json *j = json_parse_buffer(rec->body, rec->length, &error);
+    if (!j) {
+        ovs_fatal(0, "%s: record 0 at byte offset %zu: invalid JSON: %s",
+                  ctx->file, rec->body_offset, error);
+    }
+    error = db_schema_from_json(j, &ctx->schema);
+    json_destroy(j);
+    if (error) {
+        ovs_fatal(0, "%s: record 0 at byte offset %zu: invalid schema: %s",
+                  ctx->file, rec->body_offset, error);
+    }
+}
+
+/* Applies every record of 'f' to the row store. */
+static void
+read_records(struct stats_ctx *ctx, struct mapped_reader *f)
+{
+    struct mapped_record rec;
+    char *error;
+    int r;
+
+    while ((r = mapped_reader_next(f, &rec, &error)) > 0) {
+        ctx->n_records++;
+        if (rec.index == 0) {
+            read_schema(ctx, &rec);
+        } else if (!apply_txn(ctx, &rec, &error)) {
+            ovs_fatal(0, "%s", error);
+        }
+    }
+    if (r < 0) {
+        ovs_fatal(0, "%s", error);
+    }
+}
+
+/* Counts each live row once. */
+static void
+count_rows(const struct stats_ctx *ctx, const struct mapped_reader *f,
+           struct counts *c)
+{
+    size_t nt = ctx->schema->n_tables;
+    c->rows = xcalloc(nt, sizeof *c->rows);
+    c->atoms = xcalloc(nt, sizeof *c->atoms);
+    c->bytes = xcalloc(nt, sizeof *c->bytes);
+    for (size_t i = 0; i < ctx->store.n; i++) {
+        const struct row *row = &ctx->store.rows[i];
+        if (!row->text) {
+            continue;
+        }
+        char *error = count_row(c, ctx->schema->tables[row->table],
+                                row->table, row);
+        if (error) {
+            ovs_fatal(0, "%s: %s row at byte offset %zu: %s", ctx->file,
+                      ctx->schema->tables[row->table]->name,
+                      row->owned ? (size_t) 0 : (size_t) (row->text - f->data),
+                      error);
+        }
+    }
+}
+
+int
+main(int argc, char *argv[])
+{
+    bool as_json = parse_options(argc, argv);
     const char *file_name = argv[optind];
     struct mapped_reader f;
     char *err = mapped_reader_open(&f, file_name);
@@ -940,50 +1012,10 @@ main(int argc, char *argv[])
         ovs_fatal(0, "%s", err);
     }
     struct stats_ctx ctx = { .file = file_name };
-    struct mapped_record rec;
-    int r;
-    while ((r = mapped_reader_next(&f, &rec, &err)) > 0) {
-        ctx.n_records++;
-        if (rec.index == 0) {
-            char *perr = NULL;
-            struct json *j = json_parse_buffer(rec.body, rec.length, &perr);
-            if (!j) {
-                ovs_fatal(0, "%s: record 0 at byte offset %zu: invalid JSON: "
-                          "%s", file_name, rec.body_offset, perr);
-            }
-            perr = db_schema_from_json(j, &ctx.schema);
-            json_destroy(j);
-            if (perr) {
-                ovs_fatal(0, "%s: record 0 at byte offset %zu: invalid "
-                          "schema: %s", file_name, rec.body_offset, perr);
-            }
-        } else if (!apply_txn(&ctx, &rec, &err)) {
-            ovs_fatal(0, "%s", err);
-        }
-    }
-    if (r < 0) {
-        ovs_fatal(0, "%s", err);
-    }
+    read_records(&ctx, &f);
 
     struct counts c = { 0 };
-    size_t nt = ctx.schema->n_tables;
-    c.rows = xcalloc(nt, sizeof *c.rows);
-    c.atoms = xcalloc(nt, sizeof *c.atoms);
-    c.bytes = xcalloc(nt, sizeof *c.bytes);
-    for (size_t i = 0; i < ctx.store.n; i++) {
-        struct row *row = &ctx.store.rows[i];
-        if (!row->text) {
-            continue;
-        }
-        char *cerr = count_row(&c, ctx.schema->tables[row->table],
-                               row->table, row);
-        if (cerr) {
-            ovs_fatal(0, "%s: %s row at byte offset %zu: %s", file_name,
-                      ctx.schema->tables[row->table]->name,
-                      row->owned ? (size_t) 0 : (size_t) (row->text - f.data),
-                      cerr);
-        }
-    }
+    count_rows(&ctx, &f, &c);
     if (as_json) {
         print_json(&ctx, &c, f.size);
     } else {
