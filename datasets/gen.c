@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ovsdb/uuid.h"
 #include "util.h"
 
 /* Every atom fits in this many bytes (templates are checked against it), so
@@ -137,30 +138,13 @@ init_hex_pairs(void)
     }
 }
 
-static inline void
-put_hex_bytes(char *out, uint64_t v, int n_bytes)
-{
-    for (int i = n_bytes - 1; i >= 0; i--) {
-        memcpy(out + 2 * i, &hex_pairs[2 * (v & 255)], 2);
-        v >>= 8;
-    }
-}
-
+/* Version 4, RFC 4122 variant, as uuid_generate() makes them. */
 static void
 format_uuid(uint64_t hi, uint64_t lo, char *out)
 {
-    /* Version 4, RFC 4122 variant, as uuid_generate() makes them. */
-    hi = (hi & ~0xf000ULL) | 0x4000ULL;
-    lo = (lo & ~(3ULL << 62)) | (2ULL << 62);
-    put_hex_bytes(out, hi >> 32, 4);
-    out[8] = '-';
-    put_hex_bytes(out + 9, hi >> 16, 2);
-    out[13] = '-';
-    put_hex_bytes(out + 14, hi, 2);
-    out[18] = '-';
-    put_hex_bytes(out + 19, lo >> 48, 2);
-    out[23] = '-';
-    put_hex_bytes(out + 24, lo, 6);
+    struct uuid u = uuid_from_u64(hi, lo);
+    uuid_set_v4(&u);
+    uuid_put(&u, out);
 }
 
 void
@@ -476,10 +460,10 @@ put_atom(struct gen *g, struct atom_spec *a, struct rng *rng,
         put_template(g, t, rng, ctx);
         size_t n = o->len - start;
         const struct base_type *b = a->base;
-        if (n > b->max_len) {
-            o->len = start + b->max_len;
+        if (n > b->u.string.max_len) {
+            o->len = start + b->u.string.max_len;
         }
-        while (o->len - start < b->min_len) {
+        while (o->len - start < b->u.string.min_len) {
             out_putc(o, 'x');
         }
         out_putc(o, '"');
@@ -561,19 +545,19 @@ put_atom(struct gen *g, struct atom_spec *a, struct rng *rng,
 }
 
 static bool
-is_default_text(const char *p, size_t n, enum atom_type type)
+is_default_text(const char *p, size_t n, enum atomic_type type)
 {
     switch (type) {
-    case ATOM_STRING: return n == 2;                     /* "" */
-    case ATOM_INTEGER: return n == 1 && p[0] == '0';
-    case ATOM_REAL: return n == 1 && p[0] == '0';
-    case ATOM_BOOLEAN: return n == 5 && p[0] == 'f';
+    case ATOMIC_STRING: return n == 2;                     /* "" */
+    case ATOMIC_INTEGER: return n == 1 && p[0] == '0';
+    case ATOMIC_REAL: return n == 1 && p[0] == '0';
+    case ATOMIC_BOOLEAN: return n == 5 && p[0] == 'f';
     default: return false;
     }
 }
 
 static void
-count_atoms(struct gen *g, int table, enum atom_type type, uint64_t n)
+count_atoms(struct gen *g, int table, enum atomic_type type, uint64_t n)
 {
     g->atoms[table] += n;
     g->atoms_by_type[type] += n;
@@ -593,13 +577,13 @@ put_column_name(struct gen *g, const struct col_spec *cs, bool *first)
 }
 
 static int64_t
-clamp_size(int64_t n, const struct column *c)
+clamp_size(int64_t n, const struct column_schema *c)
 {
-    if (n < (int64_t) c->min) {
-        n = c->min;
+    if (n < (int64_t) c->type.n_min) {
+        n = c->type.n_min;
     }
-    if ((uint64_t) n > c->max) {
-        n = c->max;
+    if ((uint64_t) n > c->type.n_max) {
+        n = c->type.n_max;
     }
     return n;
 }
@@ -691,7 +675,7 @@ put_children(struct gen *g, struct col_spec *cs, const struct row_ctx *ctx,
     if (hi - lo > 1) {
         out_lit(o, "]]");
     }
-    count_atoms(g, ctx->table, ATOM_UUID, hi - lo);
+    count_atoms(g, ctx->table, ATOMIC_UUID, hi - lo);
 }
 
 static void
@@ -737,8 +721,8 @@ put_map_keys(struct gen *g, struct col_spec *cs, struct rng *rng,
         out_putc(o, ']');
     }
     out_lit(o, "]]");
-    count_atoms(g, ctx->table, cs->col->key.type, written);
-    count_atoms(g, ctx->table, cs->col->value.type, written);
+    count_atoms(g, ctx->table, cs->col->type.key.type, written);
+    count_atoms(g, ctx->table, cs->col->type.value.type, written);
 }
 
 static void
@@ -775,8 +759,8 @@ put_map_gen(struct gen *g, struct col_spec *cs, struct rng *rng,
         }
     }
     out_lit(o, "]]");
-    count_atoms(g, ctx->table, cs->col->key.type, written);
-    count_atoms(g, ctx->table, cs->col->value.type, written);
+    count_atoms(g, ctx->table, cs->col->type.key.type, written);
+    count_atoms(g, ctx->table, cs->col->type.value.type, written);
 }
 
 static struct rng
@@ -812,11 +796,11 @@ put_column(struct gen *g, struct table_spec *ts, struct col_spec *cs,
                  ? rng_below(&rng, ref_target_rows(g, cs->elem.ref_table))
                  : 0);
         if (is_default_text(o->buf + atom_start, o->len - atom_start,
-                            cs->col->key.type)) {
+                            cs->col->type.key.type)) {
             o->len = col_start;     /* Compaction leaves defaults out. */
             *first = was_first;
         }
-        count_atoms(g, ctx->table, cs->col->key.type, 1);
+        count_atoms(g, ctx->table, cs->col->type.key.type, 1);
         break;
     }
     case F_SET:
@@ -826,7 +810,7 @@ put_column(struct gen *g, struct table_spec *ts, struct col_spec *cs,
             int64_t n = cs->row_window
                         ? clamp_size(in_window(g, ts, ctx->row, cs), cs->col)
                         : clamp_size(dist_sample(&cs->size, &rng), cs->col);
-            count_atoms(g, ctx->table, cs->col->key.type,
+            count_atoms(g, ctx->table, cs->col->type.key.type,
                         put_set(g, cs, &rng, ctx, n, first));
         }
         break;
@@ -857,7 +841,7 @@ put_row(struct gen *g, int table, uint64_t row, bool with_children)
     }
     out_putc(o, '}');
     g->atoms[table] += g->base_atoms[table];
-    for (int t = 0; t < N_ATOM_TYPES; t++) {
+    for (int t = 0; t < N_ATOMIC_TYPES; t++) {
         g->atoms_by_type[t] += g->base_by_type[table][t];
     }
     g->rows[table]++;
@@ -891,16 +875,16 @@ gen_init(struct gen *g, struct profile *p, uint64_t seed, struct out *o)
             continue;
         }
         g->base_atoms[t] = 2;
-        g->base_by_type[t][ATOM_UUID] = 2;
+        g->base_by_type[t][ATOMIC_UUID] = 2;
         for (size_t c = 0; c < ts->t->n_columns; c++) {
-            const struct column *col = &ts->t->columns[c];
+            const struct column_schema *col = ts->t->columns[c];
             bool specified = false;
             for (size_t k = 0; k < ts->n_cols; k++) {
                 specified |= ts->cols[k].column == (int) c;
             }
-            if (!specified && column_is_scalar(col)) {
+            if (!specified && ovsdb_type_is_scalar(&col->type)) {
                 g->base_atoms[t]++;
-                g->base_by_type[t][col->key.type]++;
+                g->base_by_type[t][col->type.key.type]++;
             }
         }
         g->rows_total += ts->n_rows;
@@ -987,7 +971,7 @@ estimate_initial_bytes(struct gen *g)
     size_t nt = g->s->n_tables;
     uint64_t *rows = xmemdup(g->rows, nt * sizeof *rows);
     uint64_t *atoms = xmemdup(g->atoms, nt * sizeof *atoms);
-    uint64_t by_type[N_ATOM_TYPES];
+    uint64_t by_type[N_ATOMIC_TYPES];
     memcpy(by_type, g->atoms_by_type, sizeof by_type);
 
     struct out *real = g->o;
@@ -1082,14 +1066,14 @@ gen_initial_record(struct gen *g, bool log_form)
         for (size_t c = 0; ts && c < ts->n_cols; c++) {
             const struct atom_spec *a = &ts->cols[c].elem;
             if (a->kind == S_REF && a->ref_mode == REF_COVER
-                && !g->s->tables[a->ref_table].is_root
+                && !g->s->tables[a->ref_table]->is_root
                 && a->cover_next < g->p->tables[a->ref_table]->n_rows) {
                 ovs_fatal(0, "%s: %s.%s references only %"PRIu64" of the "
                           "%"PRIu64" %s rows; the rest would be garbage "
                           "collected (raise its set sizes or row count)",
                           g->p->file_name, ts->t->name, ts->cols[c].col->name,
                           a->cover_next, g->p->tables[a->ref_table]->n_rows,
-                          g->s->tables[a->ref_table].name);
+                          g->s->tables[a->ref_table]->name);
             }
         }
     }
@@ -1129,7 +1113,7 @@ open_table(struct gen *g, int table, bool *first)
 {
     struct out *o = g->o;
     out_lit(o, ",\"");
-    out_put(o, g->s->tables[table].name, strlen(g->s->tables[table].name));
+    out_put(o, g->s->tables[table]->name, strlen(g->s->tables[table]->name));
     out_lit(o, "\":{");
     *first = false;
 }
@@ -1173,137 +1157,174 @@ op_name(enum log_op_kind k)
 }
 
 static bool
-log_op(struct gen *g, const struct log_op *op, struct rng *r)
+log_insert(struct gen *g, const struct log_op *op, struct rng *r)
 {
-    struct out *o = g->o;
-    struct table_spec *ts = g->p->tables[op->table];
+    uint64_t row = live_rows(g, op->table);
     bool first;
+
+    open_table(g, op->table, &first);
+    put_row(g, op->table, row, false);
+    out_putc(g->o, '}');
+    g->inserted[op->table]++;
+    g->n_log_inserts++;
+    return true;
+}
+
+static bool
+log_delete(struct gen *g, const struct log_op *op, struct rng *r)
+{
     uint64_t row;
-    switch (op->kind) {
-    case OP_INSERT:
-        row = live_rows(g, op->table);
-        open_table(g, op->table, &first);
-        put_row(g, op->table, row, false);
-        out_putc(o, '}');
-        g->inserted[op->table]++;
-        g->n_log_inserts++;
-        return true;
+    bool first;
 
-    case OP_DELETE:
-        if (!pick_live_row(g, r, op->table, &row)) {
-            return false;
-        }
-        open_table(g, op->table, &first);
-        put_row_key(g, op->table, row);
-        out_lit(o, "null}");
-        u64_set_add(&g->deleted, deleted_key(op->table, row));
-        g->rows[op->table]--;
-        g->n_log_deletes++;
-        return true;
-
-    case OP_MODIFY: {
-        if (!pick_live_row(g, r, op->table, &row)) {
-            return false;
-        }
-        struct col_spec *cs = &ts->cols[op->col_spec];
-        struct row_ctx ctx = { .table = op->table, .row = row };
-        open_table(g, op->table, &first);
-        put_row_key(g, op->table, row);
-        out_lit(o, "{\"");
-        out_put(o, cs->col->name, strlen(cs->col->name));
-        out_lit(o, "\":");
-        /* A scalar's diff is its new value; a map's diff of one pair
-         * replaces that key's value (or adds the key). */
-        uint64_t saved_atoms = g->atoms[op->table];
-        uint64_t saved_types[N_ATOM_TYPES];
-        memcpy(saved_types, g->atoms_by_type, sizeof saved_types);
-        if (cs->form == F_SCALAR) {
-            put_atom(g, &cs->elem, r, &ctx, 0,
-                     cs->elem.kind == S_REF
-                     ? rng_below(r, ref_target_rows(g, cs->elem.ref_table))
-                     : 0);
-        } else {
-            const struct map_entry *e = &cs->entries[rng_below(
-                                                  r, cs->n_entries)];
-            out_lit(o, "[\"map\",[[");
-            out_put(o, e->key, e->key_len);
-            out_putc(o, ',');
-            put_atom(g, CONST_CAST(struct atom_spec *, &e->value), r, &ctx,
-                     0, 0);
-            out_lit(o, "]]]");
-        }
-        g->atoms[op->table] = saved_atoms;
-        memcpy(g->atoms_by_type, saved_types, sizeof saved_types);
-        out_lit(o, "}}");
-        g->n_log_modifies++;
-        return true;
-    }
-
-    case OP_CHILD_INSERT: {
-        struct col_spec *cs = &ts->cols[op->col_spec];
-        int child_table = cs->elem.ref_table;
-        int seg = cs->elem.segment;
-        if (!pick_live_row(g, r, op->table, &row)) {
-            return false;
-        }
-        uint64_t child = live_rows(g, child_table);
-        open_table(g, child_table, &first);
-        put_row(g, child_table, child, false);
-        out_putc(o, '}');
-        put_child_diff(g, op->table, row, cs, child_table, child);
-        g->inserted[child_table]++;
-        g->new_children[seg] = xrealloc(g->new_children[seg],
-                                        (g->n_new_children[seg] + 1)
-                                        * sizeof *g->new_children[seg]);
-        g->new_children[seg][g->n_new_children[seg]++]
-            = (struct new_child) { child, row };
-        g->n_log_inserts++;
-        return true;
-    }
-
-    case OP_CHILD_DELETE: {
-        struct col_spec *cs = &ts->cols[op->col_spec];
-        int child_table = cs->elem.ref_table;
-        int seg = cs->elem.segment;
-        const struct segment *sg = &g->p->segments[seg];
-        uint64_t initial = sg->start[sg->n_parents];
-        uint64_t n = initial + g->n_new_children[seg];
-        for (int attempt = 0; n && attempt < 64; attempt++) {
-            uint64_t x = rng_below(r, n), child, parent;
-            if (x < initial) {
-                child = sg->base + x;
-                /* The parent owns the range that holds x. */
-                uint64_t lo = 0, hi = sg->n_parents;
-                while (hi - lo > 1) {
-                    uint64_t mid = lo + (hi - lo) / 2;
-                    if (sg->start[mid] <= x) {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                parent = lo;
-            } else {
-                child = g->new_children[seg][x - initial].child;
-                parent = g->new_children[seg][x - initial].parent;
-            }
-            if (u64_set_contains(&g->deleted,
-                                 deleted_key(child_table, child))) {
-                continue;
-            }
-            open_table(g, child_table, &first);
-            put_row_key(g, child_table, child);
-            out_lit(o, "null}");
-            put_child_diff(g, op->table, parent, cs, child_table, child);
-            u64_set_add(&g->deleted, deleted_key(child_table, child));
-            g->rows[child_table]--;
-            g->n_log_deletes++;
-            return true;
-        }
+    if (!pick_live_row(g, r, op->table, &row)) {
         return false;
     }
+    open_table(g, op->table, &first);
+    put_row_key(g, op->table, row);
+    out_lit(g->o, "null}");
+    u64_set_add(&g->deleted, deleted_key(op->table, row));
+    g->rows[op->table]--;
+    g->n_log_deletes++;
+    return true;
+}
+
+static bool
+log_modify(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    struct out *o = g->o;
+    uint64_t row;
+    bool first;
+
+    if (!pick_live_row(g, r, op->table, &row)) {
+        return false;
+    }
+    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
+    struct row_ctx ctx = { .table = op->table, .row = row };
+    open_table(g, op->table, &first);
+    put_row_key(g, op->table, row);
+    out_lit(o, "{\"");
+    out_put(o, cs->col->name, strlen(cs->col->name));
+    out_lit(o, "\":");
+    /* A scalar's diff is its new value; a map's diff of one pair replaces
+     * that key's value (or adds the key).  Only initial rows count atoms. */
+    uint64_t saved_atoms = g->atoms[op->table];
+    uint64_t saved_types[N_ATOMIC_TYPES];
+    memcpy(saved_types, g->atoms_by_type, sizeof saved_types);
+    if (cs->form == F_SCALAR) {
+        put_atom(g, &cs->elem, r, &ctx, 0,
+                 cs->elem.kind == S_REF
+                 ? rng_below(r, ref_target_rows(g, cs->elem.ref_table))
+                 : 0);
+    } else {
+        const struct map_entry *e = &cs->entries[rng_below(r,
+                                                           cs->n_entries)];
+        out_lit(o, "[\"map\",[[");
+        out_put(o, e->key, e->key_len);
+        out_putc(o, ',');
+        put_atom(g, CONST_CAST(struct atom_spec *, &e->value), r, &ctx, 0,
+                 0);
+        out_lit(o, "]]]");
+    }
+    g->atoms[op->table] = saved_atoms;
+    memcpy(g->atoms_by_type, saved_types, sizeof saved_types);
+    out_lit(o, "}}");
+    g->n_log_modifies++;
+    return true;
+}
+
+static bool
+log_child_insert(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
+    int child_table = cs->elem.ref_table;
+    int seg = cs->elem.segment;
+    uint64_t row;
+    bool first;
+
+    if (!pick_live_row(g, r, op->table, &row)) {
+        return false;
+    }
+    uint64_t child = live_rows(g, child_table);
+    open_table(g, child_table, &first);
+    put_row(g, child_table, child, false);
+    out_putc(g->o, '}');
+    put_child_diff(g, op->table, row, cs, child_table, child);
+    g->inserted[child_table]++;
+    g->new_children[seg] = xrealloc(g->new_children[seg],
+                                    (g->n_new_children[seg] + 1)
+                                    * sizeof *g->new_children[seg]);
+    g->new_children[seg][g->n_new_children[seg]++]
+        = (struct new_child) { child, row };
+    g->n_log_inserts++;
+    return true;
+}
+
+/* The parent row that owns initial child 'x' of segment 'sg'. */
+static uint64_t
+segment_parent(const struct segment *sg, uint64_t x)
+{
+    uint64_t lo = 0, hi = sg->n_parents;
+
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (sg->start[mid] <= x) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+static bool
+log_child_delete(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
+    int child_table = cs->elem.ref_table;
+    int seg = cs->elem.segment;
+    const struct segment *sg = &g->p->segments[seg];
+    uint64_t initial = sg->start[sg->n_parents];
+    uint64_t n = initial + g->n_new_children[seg];
+    bool first;
+
+    for (int attempt = 0; n && attempt < 64; attempt++) {
+        uint64_t x = rng_below(r, n), child, parent;
+        if (x < initial) {
+            child = sg->base + x;
+            parent = segment_parent(sg, x);
+        } else {
+            child = g->new_children[seg][x - initial].child;
+            parent = g->new_children[seg][x - initial].parent;
+        }
+        if (u64_set_contains(&g->deleted, deleted_key(child_table, child))) {
+            continue;
+        }
+        open_table(g, child_table, &first);
+        put_row_key(g, child_table, child);
+        out_lit(g->o, "null}");
+        put_child_diff(g, op->table, parent, cs, child_table, child);
+        u64_set_add(&g->deleted, deleted_key(child_table, child));
+        g->rows[child_table]--;
+        g->n_log_deletes++;
+        return true;
     }
     return false;
+}
+
+/* Writes one operation of a log transaction; false if it found no row to
+ * apply to (the caller draws another). */
+static bool
+log_op(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    static bool (*const writers[])(struct gen *, const struct log_op *,
+                                   struct rng *) = {
+        [OP_INSERT] = log_insert,
+        [OP_DELETE] = log_delete,
+        [OP_MODIFY] = log_modify,
+        [OP_CHILD_INSERT] = log_child_insert,
+        [OP_CHILD_DELETE] = log_child_delete,
+    };
+    return writers[op->kind](g, op, r);
 }
 
 void
@@ -1344,8 +1365,8 @@ gen_log_records(struct gen *g, uint64_t n)
         out_lit(o, ",\"_comment\":\"ovsdb-gen: ");
         out_put(o, op_name(op->kind), strlen(op_name(op->kind)));
         out_putc(o, ' ');
-        out_put(o, g->s->tables[op->table].name,
-                strlen(g->s->tables[op->table].name));
+        out_put(o, g->s->tables[op->table]->name,
+                strlen(g->s->tables[op->table]->name));
         out_lit(o, "\",\"_is_diff\":true}");
         out_record_end(o);
         progress(g, false);

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "out.h"
+#include "ovsdb/record-writer.h"
 #include "profile.h"
 
 struct u64_set {
@@ -21,7 +21,7 @@ struct new_child {
 
 struct gen {
     struct profile *p;
-    const struct schema *s;
+    const struct db_schema *s;
     uint64_t seed;
     struct out *o;
     uint64_t txn;               /* {txn} and the log's transaction number. */
@@ -29,9 +29,9 @@ struct gen {
     /* What has been generated, per table and by atom type. */
     uint64_t *rows;
     uint64_t *atoms;
-    uint64_t atoms_by_type[N_ATOM_TYPES];
+    uint64_t atoms_by_type[N_ATOMIC_TYPES];
     uint64_t *base_atoms;       /* Per table: atoms of unspecified columns. */
-    uint64_t (*base_by_type)[N_ATOM_TYPES];
+    uint64_t (*base_by_type)[N_ATOMIC_TYPES];
 
     /* Log form state, bounded by the number of transactions. */
     uint64_t *inserted;         /* Per table: rows added by the log. */

@@ -1,7 +1,6 @@
 /* ovsdb-gen: writes a realistic OVSDB standalone database file for a schema
  * and a profile, at any scale, deterministically.  See datasets/README.md. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -12,34 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ds.h"
 #include "gen.h"
 #include "json.h"
-#include "out.h"
+#include "ovsdb/out-file.h"
+#include "ovsdb/record-writer.h"
+#include "ovsdb/schema.h"
 #include "profile.h"
-#include "schema.h"
 #include "util.h"
 
-/* The temporary output, removed on failure and on a fatal signal. */
-static char *tmp_name;
+/* The output under its temporary name, removed on failure and on a fatal
+ * signal. */
+static struct out_file output_file;
 
 static void
 remove_tmp(void)
 {
-    if (tmp_name) {
-        unlink(tmp_name);
+    if (output_file.stream) {
+        unlink(output_file.tmp_name);
     }
 }
 
 static void
 on_signal(int sig)
 {
-    if (tmp_name) {
-        unlink(tmp_name);
-    }
+    remove_tmp();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -84,27 +82,6 @@ usage_error(const char *format, ...)
     exit(2);
 }
 
-static char *
-read_file(const char *name, size_t *lenp)
-{
-    FILE *f = fopen(name, "rb");
-    if (!f) {
-        ovs_fatal(errno, "%s: cannot open", name);
-    }
-    struct ds d = DS_EMPTY_INITIALIZER;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        ds_put_buffer(&d, buf, n);
-    }
-    if (ferror(f)) {
-        ovs_fatal(0, "%s: read error", name);
-    }
-    fclose(f);
-    *lenp = d.length;
-    return d.string ? ds_steal_cstr(&d) : xstrdup("");
-}
-
 static void
 put_json_key(struct ds *d, const char *name)
 {
@@ -120,7 +97,7 @@ write_report(const char *file_name, const struct gen *g,
              uint64_t seed, uint64_t txns, uint64_t bytes, double seconds,
              double cpu_seconds)
 {
-    const struct schema *s = g->s;
+    const struct db_schema *s = g->s;
     struct ds d = DS_EMPTY_INITIALIZER;
     ds_put_format(&d, "{\n  \"schema\": ");
     json_string_escape(s->name, &d);
@@ -145,7 +122,7 @@ write_report(const char *file_name, const struct gen *g,
     for (size_t t = 0; t < s->n_tables; t++) {
         if (g->p->tables[t] && g->rows[t]) {
             ds_put_cstr(&d, first ? "\n    " : ",\n    ");
-            put_json_key(&d, s->tables[t].name);
+            put_json_key(&d, s->tables[t]->name);
             ds_put_format(&d, " %"PRIu64, g->rows[t]);
             total_rows += g->rows[t];
             first = false;
@@ -159,7 +136,7 @@ write_report(const char *file_name, const struct gen *g,
     for (size_t t = 0; t < s->n_tables; t++) {
         if (g->p->tables[t] && initial_atoms[t]) {
             ds_put_cstr(&d, first ? "\n    " : ",\n    ");
-            put_json_key(&d, s->tables[t].name);
+            put_json_key(&d, s->tables[t]->name);
             ds_put_format(&d, " %"PRIu64, initial_atoms[t]);
             first = false;
         }
@@ -167,21 +144,16 @@ write_report(const char *file_name, const struct gen *g,
     ds_put_format(&d, "\n  },\n  \"initial_atoms_total\": %"PRIu64",\n",
                   initial_total);
     ds_put_cstr(&d, "  \"initial_atoms_by_type\": {");
-    for (int t = ATOM_INTEGER; t < N_ATOM_TYPES; t++) {
-        ds_put_format(&d, "%s\"%s\": %"PRIu64, t == ATOM_INTEGER ? "" : ", ",
-                      atom_type_name(t), initial_by_type[t]);
+    for (int t = ATOMIC_INTEGER; t < N_ATOMIC_TYPES; t++) {
+        ds_put_format(&d, "%s\"%s\": %"PRIu64, t == ATOMIC_INTEGER ? "" : ", ",
+                      atomic_type_to_string(t), initial_by_type[t]);
     }
     ds_put_cstr(&d, "}\n}\n");
 
-    char *tmp = xasprintf("%s.%ld.tmp", file_name, (long) getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f || fwrite(d.string, 1, d.length, f) != d.length
-        || fclose(f) != 0 || rename(tmp, file_name) < 0) {
-        int err = errno;
-        unlink(tmp);
-        ovs_fatal(err, "%s: cannot write report", file_name);
+    char *error = out_file_write_all(file_name, d.string, d.length);
+    if (error) {
+        ovs_fatal(0, "cannot write report: %s", error);
     }
-    free(tmp);
     ds_destroy(&d);
 }
 
@@ -198,8 +170,15 @@ dir_of(const char *path)
     return xmemdup0(path, slash - path);
 }
 
-int
-main(int argc, char *argv[])
+struct options {
+    const char *schema_file, *profile_file, *output, *report, *form;
+    double scale;
+    uint64_t seed, txns;
+    bool quiet, show_progress, log_form;
+};
+
+static void
+parse_options(int argc, char *argv[], struct options *o)
 {
     enum { OPT_SCHEMA = 256, OPT_PROFILE, OPT_SCALE, OPT_FORM, OPT_TXNS,
            OPT_SEED, OPT_REPORT, OPT_PROGRESS };
@@ -217,12 +196,9 @@ main(int argc, char *argv[])
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *schema_file = NULL, *profile_file = NULL, *output = NULL;
-    const char *report = NULL, *form = "snapshot";
-    double scale = 1.0;
-    uint64_t seed = 1, txns = 1000;
-    bool quiet = false, show_progress = false;
 
+    *o = (struct options) { .form = "snapshot", .scale = 1.0, .seed = 1,
+                            .txns = 1000 };
     for (;;) {
         int c = getopt_long(argc, argv, "o:qh", options, NULL);
         if (c == -1) {
@@ -230,13 +206,13 @@ main(int argc, char *argv[])
         }
         char *end;
         switch (c) {
-        case OPT_SCHEMA: schema_file = optarg; break;
-        case OPT_PROFILE: profile_file = optarg; break;
+        case OPT_SCHEMA: o->schema_file = optarg; break;
+        case OPT_PROFILE: o->profile_file = optarg; break;
         case OPT_SCALE:
             errno = 0;
-            scale = strtod(optarg, &end);
-            if (errno || *end || end == optarg || !(scale > 0)
-                || !isfinite(scale) || scale > 1000) {
+            o->scale = strtod(optarg, &end);
+            if (errno || *end || end == optarg || !(o->scale > 0)
+                || !isfinite(o->scale) || o->scale > 1000) {
                 usage_error("--scale: expected a number in (0, 1000], got "
                             "\"%s\"", optarg);
             }
@@ -246,7 +222,7 @@ main(int argc, char *argv[])
                 usage_error("--form: expected snapshot or log, got \"%s\"",
                             optarg);
             }
-            form = optarg;
+            o->form = optarg;
             break;
         case OPT_TXNS:
         case OPT_SEED: {
@@ -258,131 +234,152 @@ main(int argc, char *argv[])
                             "\"%s\"", c == OPT_TXNS ? "txns" : "seed",
                             c == OPT_TXNS ? " up to 100000000" : "", optarg);
             }
-            *(c == OPT_TXNS ? &txns : &seed) = v;
+            *(c == OPT_TXNS ? &o->txns : &o->seed) = v;
             break;
         }
-        case 'o': output = optarg; break;
-        case OPT_REPORT: report = optarg; break;
-        case OPT_PROGRESS: show_progress = true; break;
-        case 'q': quiet = true; break;
-        case 'h': usage(); return 0;
+        case 'o': o->output = optarg; break;
+        case OPT_REPORT: o->report = optarg; break;
+        case OPT_PROGRESS: o->show_progress = true; break;
+        case 'q': o->quiet = true; break;
+        case 'h': usage(); exit(0);
         default: usage_error("invalid option");
         }
     }
     if (optind < argc) {
         usage_error("unexpected argument \"%s\"", argv[optind]);
     }
-    if (!schema_file || !profile_file || !output) {
+    if (!o->schema_file || !o->profile_file || !o->output) {
         usage_error("--schema, --profile and --output are required");
     }
-    bool log_form = !strcmp(form, "log");
+    o->log_form = !strcmp(o->form, "log");
+}
 
-    /* The schema is read twice: once as text to copy into the first record
-     * (compactly re-serialized), once into the model. */
-    size_t schema_len;
-    char *schema_text = read_file(schema_file, &schema_len);
-    char *err = NULL;
-    struct json *schema_json = json_parse_buffer(schema_text, schema_len,
-                                                 &err);
-    free(schema_text);
-    if (!schema_json) {
-        ovs_fatal(0, "%s: invalid JSON: %s", schema_file, err);
-    }
-    struct schema *schema = schema_from_json(schema_json, &err);
-    if (!schema) {
-        ovs_fatal(0, "%s: invalid schema: %s", schema_file, err);
-    }
-    struct profile *profile = profile_read(profile_file, schema, &err);
-    if (!profile) {
-        ovs_fatal(0, "%s", err);
-    }
-    if (!profile_resolve(profile, scale, seed, &err)) {
-        ovs_fatal(0, "%s", err);
-    }
-
-    tmp_name = xasprintf("%s.%ld.tmp", output, (long) getpid());
-    int fd = open(tmp_name, O_RDWR | O_CREAT | O_EXCL | O_TRUNC, 0644);
-    if (fd < 0) {
-        ovs_fatal(errno, "%s: cannot create", tmp_name);
+/* Creates the temporary output, to be renamed into place when complete. */
+static int
+open_output(const char *output)
+{
+    char *error = out_file_open(&output_file, output);
+    if (error) {
+        ovs_fatal(0, "%s", error);
     }
     atexit(remove_tmp);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
     signal(SIGPIPE, on_signal);
+    return out_file_fd(&output_file);
+}
 
-    char *dir = dir_of(output);
+/* What the initial record holds, for the report and the summary. */
+struct initial_counts {
+    uint64_t *atoms;            /* Per table. */
+    uint64_t by_type[N_ATOMIC_TYPES];
+    uint64_t total;
+};
+
+/* Writes the schema record, the initial record and (log form) the log. */
+static void
+generate(struct gen *g, struct out *out, const struct db_schema *schema,
+         const struct options *o, struct initial_counts *initial)
+{
+    out_record_begin(out);
+    struct ds text = DS_EMPTY_INITIALIZER;
+    json_to_ds(schema->json, 0, &text);
+    out_put(out, text.string, text.length);
+    ds_destroy(&text);
+    out_record_end(out);
+
+    gen_initial_record(g, o->log_form);
+    size_t nt = schema->n_tables;
+    initial->atoms = xmemdup(g->atoms, nt * sizeof *g->atoms);
+    memcpy(initial->by_type, g->atoms_by_type, sizeof initial->by_type);
+    initial->total = 0;
+    for (size_t t = 0; t < nt; t++) {
+        initial->total += initial->atoms[t];
+    }
+    if (o->log_form) {
+        gen_log_records(g, o->txns);
+    }
+    if (out->error) {
+        ovs_fatal(out->error, "%s: write error", output_file.tmp_name);
+    }
+}
+
+static void
+print_summary(const struct gen *g, const struct out *out,
+              const struct options *o, uint64_t initial_total,
+              double seconds, double cpu_seconds)
+{
+    uint64_t rows = 0;
+    for (size_t t = 0; t < g->s->n_tables; t++) {
+        rows += g->rows[t];
+    }
+    uint64_t bytes = out->file_bytes;
+    fprintf(stderr, "ovsdb-gen: wrote %s: %s form, %"PRIu64" records, "
+            "%"PRIu64" bytes, %"PRIu64" rows, %"PRIu64" atoms%s, "
+            "%.2f s (%.1f MB/s), %.2f CPU s (%.1f MB/CPU s)\n", o->output,
+            o->form, out->n_records, bytes, rows, initial_total,
+            o->log_form ? " (initial)" : "", seconds,
+            seconds > 0 ? bytes / 1e6 / seconds : 0.0, cpu_seconds,
+            cpu_seconds > 0 ? bytes / 1e6 / cpu_seconds : 0.0);
+}
+
+int
+main(int argc, char *argv[])
+{
+    struct options o;
+    parse_options(argc, argv, &o);
+
+    struct db_schema *schema;
+    char *err = db_schema_read_file(o.schema_file, &schema);
+    if (err) {
+        ovs_fatal(0, "%s", err);
+    }
+    struct profile *profile = profile_read(o.profile_file, schema, &err);
+    if (!profile) {
+        ovs_fatal(0, "%s", err);
+    }
+    if (!profile_resolve(profile, o.scale, o.seed, &err)) {
+        ovs_fatal(0, "%s", err);
+    }
+
+    int fd = open_output(o.output);
+    char *dir = dir_of(o.output);
     struct out out;
     out_init(&out, fd, dir);
     struct gen g;
-    gen_init(&g, profile, seed, &out);
+    gen_init(&g, profile, o.seed, &out);
     /* Progress lines appear only in runs longer than 2 s. */
-    g.progress = show_progress || !quiet;
+    g.progress = o.show_progress || !o.quiet;
     g.start_time = g.last_progress = gen_now();
 
-    /* Record 1: the schema. */
-    out_record_begin(&out);
-    struct ds text = DS_EMPTY_INITIALIZER;
-    json_to_ds(schema_json, 0, &text);
-    out_put(&out, text.string, text.length);
-    ds_destroy(&text);
-    json_destroy(schema_json);
-    out_record_end(&out);
-
-    gen_initial_record(&g, log_form);
-    size_t nt = schema->n_tables;
-    uint64_t *initial_atoms = xmemdup(g.atoms, nt * sizeof *g.atoms);
-    uint64_t initial_by_type[N_ATOM_TYPES];
-    memcpy(initial_by_type, g.atoms_by_type, sizeof initial_by_type);
-    uint64_t initial_total = 0;
-    for (size_t t = 0; t < nt; t++) {
-        initial_total += initial_atoms[t];
+    struct initial_counts initial;
+    generate(&g, &out, schema, &o, &initial);
+    err = out_file_commit(&output_file);
+    if (err) {
+        ovs_fatal(0, "%s", err);
     }
-    if (log_form) {
-        gen_log_records(&g, txns);
-    }
-    if (out.error) {
-        ovs_fatal(out.error, "%s: write error", tmp_name);
-    }
-    if (close(fd) < 0) {
-        ovs_fatal(errno, "%s: write error", tmp_name);
-    }
-    if (rename(tmp_name, output) < 0) {
-        ovs_fatal(errno, "cannot rename %s to %s", tmp_name, output);
-    }
-    free(tmp_name);
-    tmp_name = NULL;
     double seconds = gen_now() - g.start_time;
-    uint64_t bytes = out.file_bytes;
     /* CPU time as well: on a shared machine wall time includes waiting. */
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6
                          + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 
-    if (report) {
-        write_report(report, &g, initial_atoms, initial_total,
-                     initial_by_type, form, scale, seed,
-                     log_form ? txns : 0, bytes, seconds, cpu_seconds);
+    if (o.report) {
+        write_report(o.report, &g, initial.atoms, initial.total,
+                     initial.by_type, o.form, o.scale, o.seed,
+                     o.log_form ? o.txns : 0, out.file_bytes, seconds,
+                     cpu_seconds);
     }
-    if (!quiet) {
-        uint64_t rows = 0;
-        for (size_t t = 0; t < nt; t++) {
-            rows += g.rows[t];
-        }
-        fprintf(stderr, "ovsdb-gen: wrote %s: %s form, %"PRIu64" records, "
-                "%"PRIu64" bytes, %"PRIu64" rows, %"PRIu64" atoms%s, "
-                "%.2f s (%.1f MB/s), %.2f CPU s (%.1f MB/CPU s)\n", output,
-                form, out.n_records, bytes, rows, initial_total,
-                log_form ? " (initial)" : "", seconds,
-                seconds > 0 ? bytes / 1e6 / seconds : 0.0, cpu_seconds,
-                cpu_seconds > 0 ? bytes / 1e6 / cpu_seconds : 0.0);
+    if (!o.quiet) {
+        print_summary(&g, &out, &o, initial.total, seconds, cpu_seconds);
     }
-    free(initial_atoms);
+    free(initial.atoms);
     gen_destroy(&g);
     out_destroy(&out);
     free(dir);
     profile_destroy(profile);
-    schema_destroy(schema);
+    db_schema_destroy(schema);
     return 0;
 }

@@ -17,9 +17,11 @@
 
 #include "ds.h"
 #include "json.h"
-#include "ovsdb-file.h"
-#include "rng.h"
-#include "schema.h"
+#include "ovsdb/datum.h"
+#include "ovsdb/mapped-reader.h"
+#include "ovsdb/rng.h"
+#include "ovsdb/uuid.h"
+#include "ovsdb/schema.h"
 #include "shash.h"
 #include "util.h"
 
@@ -122,8 +124,8 @@ scan_error(struct scan *sc, const char *format, ...)
     va_start(args, format);
     char *msg = xvasprintf(format, args);
     va_end(args);
-    sc->error = xasprintf("%s: record %"PRIu64", byte %zu: %s", sc->file,
-                          sc->record,
+    sc->error = xasprintf("%s: record %"PRIu64" at byte offset %zu: %s",
+                          sc->file, sc->record,
                           sc->base_offset + (size_t) (sc->p - sc->base), msg);
     free(msg);
 }
@@ -222,30 +224,12 @@ skip_value(struct scan *sc)
 static bool
 parse_uuid(const char *s, size_t n, uint64_t *hi, uint64_t *lo)
 {
-    if (n != 36) {
+    struct uuid u;
+    if (!uuid_from_buffer(&u, s, n)) {
         return false;
     }
-    uint64_t v[2] = { 0, 0 };
-    int nibble = 0;
-    for (size_t i = 0; i < 36; i++) {
-        char c = s[i];
-        if (i == 8 || i == 13 || i == 18 || i == 23) {
-            if (c != '-') {
-                return false;
-            }
-            continue;
-        }
-        int d = (c >= '0' && c <= '9') ? c - '0'
-                : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-        if (d < 0) {
-            return false;
-        }
-        v[nibble / 16] = (v[nibble / 16] << 4) | d;
-        nibble++;
-    }
-    *hi = v[0];
-    *lo = v[1];
+    *hi = (uint64_t) u.parts[0] << 32 | u.parts[1];
+    *lo = (uint64_t) u.parts[2] << 32 | u.parts[3];
     return true;
 }
 
@@ -276,71 +260,38 @@ datum_form(const struct json *j, const struct json **elems)
     return D_ATOM;
 }
 
-/* Applies an OVSDB diff to 'old' for a set or map column: a set's diff is
- * the symmetric difference; a map pair removes an equal pair, replaces the
- * value of an existing key, or adds a new key. */
+/* Applies an OVSDB diff ("_is_diff") to the set or map value 'old' (NULL:
+ * the column's default), with the semantics of datum_apply_diff().  Returns
+ * the new value, or NULL with a malloc'd '*errorp'. */
 static struct json *
-apply_diff(const struct column *c, const struct json *old,
-           const struct json *diff)
+apply_diff(const struct column_schema *c, const struct json *old,
+           const struct json *diff, char **errorp)
 {
-    const struct json *oe, *de;
-    enum datum_form of = old ? datum_form(old, &oe) : D_SET;
-    enum datum_form df = datum_form(diff, &de);
-    size_t n_old = !old ? 0 : of == D_ATOM ? 1 : json_array_size(oe);
-    size_t n_diff = df == D_ATOM ? 1 : json_array_size(de);
-    struct json **elems = xmalloc((n_old + n_diff + 1) * sizeof *elems);
-    size_t n = 0;
-    for (size_t i = 0; i < n_old; i++) {
-        elems[n++] = json_clone(of == D_ATOM ? oe : json_array_at(oe, i));
+    struct datum datum, change;
+
+    if (old) {
+        *errorp = datum_from_json(&datum, &c->type, old, true);
+    } else {
+        datum_init_default(&datum, &c->type);
     }
-    for (size_t i = 0; i < n_diff; i++) {
-        const struct json *d = df == D_ATOM ? de : json_array_at(de, i);
-        size_t k;
-        if (column_is_map(c)) {
-            if (json_get_type(d) != JSON_ARRAY || json_array_size(d) != 2) {
-                continue;
-            }
-            for (k = 0; k < n; k++) {
-                if (json_equal(json_array_at(elems[k], 0),
-                               json_array_at(d, 0))) {
-                    break;
-                }
-            }
-            if (k < n) {
-                bool same = json_equal(json_array_at(elems[k], 1),
-                                       json_array_at(d, 1));
-                json_destroy(elems[k]);
-                if (same) {
-                    elems[k] = elems[--n];
-                } else {
-                    elems[k] = json_clone(d);
-                }
-                continue;
-            }
-        } else {
-            for (k = 0; k < n; k++) {
-                if (json_equal(elems[k], d)) {
-                    break;
-                }
-            }
-            if (k < n) {
-                json_destroy(elems[k]);
-                elems[k] = elems[--n];
-                continue;
-            }
-        }
-        elems[n++] = json_clone(d);
+    if (*errorp) {
+        return NULL;
     }
-    struct json *result = json_array_create_2(
-        json_string_create(column_is_map(c) ? "map" : "set"),
-        json_array_create(elems, n));
-    return result;
+    *errorp = datum_from_json(&change, &c->type, diff, true);
+    if (*errorp) {
+        datum_destroy(&datum, &c->type);
+        return NULL;
+    }
+    datum_apply_diff(&datum, &change, &c->type);
+    struct json *value = datum_to_json(&datum, &c->type);
+    datum_destroy(&datum, &c->type);
+    return value;
 }
 
 /* Merges the columns of 'change' into the row text 'old'; returns new text
  * or NULL with '*errorp'. */
 static char *
-merge_row(const struct table *t, const char *old, size_t old_len,
+merge_row(const struct table_schema *t, const char *old, size_t old_len,
           const char *change, size_t change_len, bool is_diff, size_t *lenp,
           char **errorp)
 {
@@ -368,7 +319,7 @@ merge_row(const struct table *t, const char *old, size_t old_len,
         json_object_put(merged, node->name, json_clone(node->data));
     }
     SHASH_FOR_EACH (node, json_object(ch)) {
-        int ci = table_find_column(t, node->name);
+        int ci = table_schema_column_index(t, node->name);
         if (ci < 0) {
             *errorp = xasprintf("table %s has no column \"%s\"", t->name,
                                 node->name);
@@ -377,11 +328,20 @@ merge_row(const struct table *t, const char *old, size_t old_len,
             json_destroy(ch);
             return NULL;
         }
-        const struct column *c = &t->columns[ci];
+        const struct column_schema *c = t->columns[ci];
         struct json *value;
-        if (is_diff && !column_is_scalar(c)) {
+        if (is_diff && !ovsdb_type_is_scalar(&c->type)) {
             value = apply_diff(c, json_object_get(row, node->name),
-                               node->data);
+                               node->data, &err);
+            if (!value) {
+                *errorp = xasprintf("table %s, column %s: %s", t->name,
+                                    c->name, err);
+                free(err);
+                json_destroy(merged);
+                json_destroy(row);
+                json_destroy(ch);
+                return NULL;
+            }
         } else {
             value = json_clone(node->data);
         }
@@ -400,7 +360,7 @@ merge_row(const struct table *t, const char *old, size_t old_len,
 
 struct stats_ctx {
     const char *file;
-    struct schema *schema;
+    struct db_schema *schema;
     struct row_store store;
     uint64_t n_records, n_txns, n_inserts, n_modifies, n_deletes;
 };
@@ -408,7 +368,7 @@ struct stats_ctx {
 static bool
 apply_table(struct stats_ctx *ctx, struct scan *sc, int ti, bool is_diff)
 {
-    const struct table *t = &ctx->schema->tables[ti];
+    const struct table_schema *t = ctx->schema->tables[ti];
     if (!expect_char(sc, '{')) {
         return false;
     }
@@ -486,7 +446,7 @@ struct span {
 };
 
 static bool
-apply_txn(struct stats_ctx *ctx, const struct ovsdb_record *rec,
+apply_txn(struct stats_ctx *ctx, const struct mapped_record *rec,
           char **errorp)
 {
     struct scan sc = {
@@ -541,7 +501,7 @@ apply_txn(struct stats_ctx *ctx, const struct ovsdb_record *rec,
     }
     for (size_t i = 0; i < n && !sc.error; i++) {
         char *name = xmemdup0(spans[i].key, spans[i].key_end - spans[i].key);
-        int ti = schema_find_table(ctx->schema, name);
+        int ti = db_schema_table_index(ctx->schema, name);
         if (ti < 0) {
             sc.p = spans[i].key;
             scan_error(&sc, "no table \"%s\" in schema %s", name,
@@ -624,7 +584,7 @@ hash_set_add(struct hash_set *s, uint64_t v)
 
 struct counts {
     uint64_t *rows, *atoms, *bytes;         /* Per table. */
-    uint64_t by_type[N_ATOM_TYPES];
+    uint64_t by_type[N_ATOMIC_TYPES];
     uint64_t len_hist[N_LEN_BUCKETS];
     uint64_t strings, string_bytes, short_strings;
     struct hash_set distinct;
@@ -660,38 +620,38 @@ count_string(struct counts *c, const char *s)
 }
 
 static bool
-count_atom(struct counts *c, enum atom_type type, const struct json *a)
+count_atom(struct counts *c, enum atomic_type type, const struct json *a)
 {
     enum json_type jt = json_get_type(a);
     switch (type) {
-    case ATOM_STRING:
+    case ATOMIC_STRING:
         if (jt != JSON_STRING) {
             return false;
         }
         count_string(c, json_string(a));
         break;
-    case ATOM_INTEGER:
+    case ATOMIC_INTEGER:
         if (jt != JSON_INTEGER) {
             return false;
         }
         break;
-    case ATOM_REAL:
+    case ATOMIC_REAL:
         if (jt != JSON_INTEGER && jt != JSON_REAL) {
             return false;
         }
         break;
-    case ATOM_BOOLEAN:
+    case ATOMIC_BOOLEAN:
         if (jt != JSON_TRUE && jt != JSON_FALSE) {
             return false;
         }
         break;
-    case ATOM_UUID:
+    case ATOMIC_UUID:
         if (jt != JSON_ARRAY || json_array_size(a) != 2) {
             return false;
         }
         break;
-    case ATOM_VOID:
-    case N_ATOM_TYPES:
+    case ATOMIC_VOID:
+    case N_ATOMIC_TYPES:
     default:
         return false;
     }
@@ -701,7 +661,7 @@ count_atom(struct counts *c, enum atom_type type, const struct json *a)
 
 /* Counts one row; returns an error message or NULL. */
 static char *
-count_row(struct counts *c, const struct table *t, int ti,
+count_row(struct counts *c, const struct table_schema *t, int ti,
           const struct row *r)
 {
     char *err = NULL;
@@ -714,27 +674,27 @@ count_row(struct counts *c, const struct table *t, int ti,
         return xstrdup("row is not an object");
     }
     uint64_t atoms = 2;                 /* _uuid and _version. */
-    c->by_type[ATOM_UUID] += 2;
+    c->by_type[ATOMIC_UUID] += 2;
     struct shash_node *node;
     SHASH_FOR_EACH (node, json_object(row)) {
-        if (table_find_column(t, node->name) < 0) {
+        if (table_schema_column_index(t, node->name) < 0) {
             json_destroy(row);
             return xasprintf("table %s has no column \"%s\"", t->name,
                              node->name);
         }
     }
     for (size_t ci = 0; ci < t->n_columns; ci++) {
-        const struct column *col = &t->columns[ci];
+        const struct column_schema *col = t->columns[ci];
         const struct json *v = json_object_get(row, col->name);
         if (!v) {
-            if (column_is_scalar(col)) {
+            if (ovsdb_type_is_scalar(&col->type)) {
                 /* The default atom: "", 0, false, 0.0 or the zero UUID. */
                 atoms++;
-                c->by_type[col->key.type]++;
-                if (col->key.type == ATOM_STRING) {
+                c->by_type[col->type.key.type]++;
+                if (col->type.key.type == ATOMIC_STRING) {
                     count_string(c, "");
                 }
-            } else if (column_is_map(col)) {
+            } else if (ovsdb_type_is_map(&col->type)) {
                 c->map_sizes[0]++;
             } else {
                 c->set_sizes[0]++;
@@ -745,15 +705,15 @@ count_row(struct counts *c, const struct table *t, int ti,
         enum datum_form f = datum_form(v, &elems);
         size_t n = f == D_ATOM ? 1 : json_array_size(elems);
         bool ok = true;
-        if (column_is_map(col)) {
+        if (ovsdb_type_is_map(&col->type)) {
             ok = f == D_MAP;
             for (size_t i = 0; ok && i < n; i++) {
                 const struct json *pair = json_array_at(elems, i);
                 ok = json_get_type(pair) == JSON_ARRAY
                      && json_array_size(pair) == 2
-                     && count_atom(c, col->key.type,
+                     && count_atom(c, col->type.key.type,
                                    json_array_at(pair, 0))
-                     && count_atom(c, col->value.type,
+                     && count_atom(c, col->type.value.type,
                                    json_array_at(pair, 1));
             }
             atoms += 2 * n;
@@ -762,11 +722,11 @@ count_row(struct counts *c, const struct table *t, int ti,
         } else {
             ok = f != D_MAP && (f == D_SET || n == 1);
             for (size_t i = 0; ok && i < n; i++) {
-                ok = count_atom(c, col->key.type, f == D_ATOM
+                ok = count_atom(c, col->type.key.type, f == D_ATOM
                                 ? elems : json_array_at(elems, i));
             }
             atoms += n;
-            if (!column_is_scalar(col)) {
+            if (!ovsdb_type_is_scalar(&col->type)) {
                 c->set_sizes[size_bucket(n)]++;
                 c->max_set = n > c->max_set ? n : c->max_set;
             }
@@ -796,7 +756,7 @@ static void
 print_text(const struct stats_ctx *ctx, const struct counts *c,
            uint64_t file_size)
 {
-    const struct schema *s = ctx->schema;
+    const struct db_schema *s = ctx->schema;
     uint64_t rows = 0, atoms = 0;
     printf("file: %s (%"PRIu64" bytes, %"PRIu64" records, %"PRIu64
            " transactions)\n", ctx->file, file_size, ctx->n_records,
@@ -809,19 +769,19 @@ print_text(const struct stats_ctx *ctx, const struct counts *c,
     for (size_t t = 0; t < s->n_tables; t++) {
         if (c->rows[t]) {
             printf("%-32s %12"PRIu64" %14"PRIu64" %14"PRIu64"\n",
-                   s->tables[t].name, c->rows[t], c->atoms[t], c->bytes[t]);
+                   s->tables[t]->name, c->rows[t], c->atoms[t], c->bytes[t]);
             rows += c->rows[t];
             atoms += c->atoms[t];
         }
     }
     printf("%-32s %12"PRIu64" %14"PRIu64"\n\n", "total", rows, atoms);
     printf("atoms by type:");
-    for (int t = ATOM_INTEGER; t < N_ATOM_TYPES; t++) {
-        printf("  %s %"PRIu64" (%.1f%%)", atom_type_name(t), c->by_type[t],
-               pct(c->by_type[t], atoms));
+    for (int t = ATOMIC_INTEGER; t < N_ATOMIC_TYPES; t++) {
+        printf("  %s %"PRIu64" (%.1f%%)", atomic_type_to_string(t),
+               c->by_type[t], pct(c->by_type[t], atoms));
     }
     printf("\n  (uuid includes 2 per row for _uuid and _version: "
-           "%.1f%% without them)\n", pct(c->by_type[ATOM_UUID] - 2 * rows,
+           "%.1f%% without them)\n", pct(c->by_type[ATOMIC_UUID] - 2 * rows,
                                          atoms - 2 * rows));
     printf("\nstrings: %"PRIu64", %"PRIu64" distinct (%.1f%%), mean length "
            "%.1f, <= 23 bytes: %.1f%%\n", c->strings, (uint64_t) c->distinct.n,
@@ -866,7 +826,7 @@ static void
 print_json(const struct stats_ctx *ctx, const struct counts *c,
            uint64_t file_size)
 {
-    const struct schema *s = ctx->schema;
+    const struct db_schema *s = ctx->schema;
     struct ds d = DS_EMPTY_INITIALIZER;
     uint64_t rows = 0, atoms = 0;
     ds_put_cstr(&d, "{\n  ");
@@ -891,7 +851,7 @@ print_json(const struct stats_ctx *ctx, const struct counts *c,
         for (size_t t = 0; t < s->n_tables; t++) {
             if (c->rows[t]) {
                 ds_put_cstr(&d, first ? "\n    " : ",\n    ");
-                json_key(&d, s->tables[t].name);
+                json_key(&d, s->tables[t]->name);
                 ds_put_format(&d, "%"PRIu64, v[t]);
                 if (pass == 1) {
                     atoms += c->atoms[t];
@@ -905,9 +865,9 @@ print_json(const struct stats_ctx *ctx, const struct counts *c,
     }
     ds_put_format(&d, "  \"rows_total\": %"PRIu64",\n  \"atoms_total\": "
                   "%"PRIu64",\n  \"atoms_by_type\": {", rows, atoms);
-    for (int t = ATOM_INTEGER; t < N_ATOM_TYPES; t++) {
-        ds_put_format(&d, "%s\"%s\": %"PRIu64, t == ATOM_INTEGER ? "" : ", ",
-                      atom_type_name(t), c->by_type[t]);
+    for (int t = ATOMIC_INTEGER; t < N_ATOMIC_TYPES; t++) {
+        ds_put_format(&d, "%s\"%s\": %"PRIu64, t == ATOMIC_INTEGER ? "" : ", ",
+                      atomic_type_to_string(t), c->by_type[t]);
     }
     ds_put_format(&d, "},\n  \"strings\": %"PRIu64",\n  \"strings_distinct\": "
                   "%"PRIu64",\n  \"string_bytes\": %"PRIu64",\n"
@@ -947,8 +907,9 @@ including _uuid, _version and default values.\n\
   -h, --help  this help\n");
 }
 
-int
-main(int argc, char *argv[])
+/* Returns whether --json was given; exits on a usage error. */
+static bool
+parse_options(int argc, char *argv[])
 {
     static const struct option options[] = {
         { "json", no_argument, NULL, 'j' },
@@ -963,67 +924,98 @@ main(int argc, char *argv[])
         }
         switch (c) {
         case 'j': as_json = true; break;
-        case 'h': usage(); return 0;
+        case 'h': usage(); exit(0);
         default:
             fprintf(stderr, "ovsdb-stats: invalid option (use --help)\n");
-            return 2;
+            exit(2);
         }
     }
     if (argc - optind != 1) {
         fprintf(stderr, "ovsdb-stats: expected one FILE (use --help)\n");
-        return 2;
+        exit(2);
     }
-    const char *file_name = argv[optind];
-    struct ovsdb_file f;
-    char *err = NULL;
-    if (!ovsdb_file_open(&f, file_name, &err)) {
-        ovs_fatal(0, "%s", err);
+    return as_json;
+}
+
+/* The schema record. */
+static void
+read_schema(struct stats_ctx *ctx, const struct mapped_record *rec)
+{
+    char *error = NULL;
+    struct json *j = json_parse_buffer(rec->body, rec->length, &error);
+    if (!j) {
+        ovs_fatal(0, "%s: record 0 at byte offset %zu: invalid JSON: %s",
+                  ctx->file, rec->body_offset, error);
     }
-    struct stats_ctx ctx = { .file = file_name };
-    struct ovsdb_record rec;
+    error = db_schema_from_json(j, &ctx->schema);
+    json_destroy(j);
+    if (error) {
+        ovs_fatal(0, "%s: record 0 at byte offset %zu: invalid schema: %s",
+                  ctx->file, rec->body_offset, error);
+    }
+}
+
+/* Applies every record of 'f' to the row store. */
+static void
+read_records(struct stats_ctx *ctx, struct mapped_reader *f)
+{
+    struct mapped_record rec;
+    char *error;
     int r;
-    while ((r = ovsdb_file_next(&f, &rec, &err)) > 0) {
-        ctx.n_records++;
+
+    while ((r = mapped_reader_next(f, &rec, &error)) > 0) {
+        ctx->n_records++;
         if (rec.index == 0) {
-            char *perr = NULL;
-            struct json *j = json_parse_buffer(rec.body, rec.length, &perr);
-            if (!j) {
-                ovs_fatal(0, "%s: record 0 (schema), byte %zu: invalid JSON: "
-                          "%s", file_name, rec.body_offset, perr);
-            }
-            ctx.schema = schema_from_json(j, &perr);
-            json_destroy(j);
-            if (!ctx.schema) {
-                ovs_fatal(0, "%s: record 0, byte %zu: invalid schema: %s",
-                          file_name, rec.body_offset, perr);
-            }
-        } else if (!apply_txn(&ctx, &rec, &err)) {
-            ovs_fatal(0, "%s", err);
+            read_schema(ctx, &rec);
+        } else if (!apply_txn(ctx, &rec, &error)) {
+            ovs_fatal(0, "%s", error);
         }
     }
     if (r < 0) {
-        ovs_fatal(0, "%s", err);
+        ovs_fatal(0, "%s", error);
     }
+}
 
-    struct counts c = { 0 };
-    size_t nt = ctx.schema->n_tables;
-    c.rows = xcalloc(nt, sizeof *c.rows);
-    c.atoms = xcalloc(nt, sizeof *c.atoms);
-    c.bytes = xcalloc(nt, sizeof *c.bytes);
-    for (size_t i = 0; i < ctx.store.n; i++) {
-        struct row *row = &ctx.store.rows[i];
+/* Counts each live row once. */
+static void
+count_rows(const struct stats_ctx *ctx, const struct mapped_reader *f,
+           struct counts *c)
+{
+    size_t nt = ctx->schema->n_tables;
+    c->rows = xcalloc(nt, sizeof *c->rows);
+    c->atoms = xcalloc(nt, sizeof *c->atoms);
+    c->bytes = xcalloc(nt, sizeof *c->bytes);
+    for (size_t i = 0; i < ctx->store.n; i++) {
+        const struct row *row = &ctx->store.rows[i];
         if (!row->text) {
             continue;
         }
-        char *cerr = count_row(&c, &ctx.schema->tables[row->table],
-                               row->table, row);
-        if (cerr) {
-            ovs_fatal(0, "%s: %s row at byte %zu: %s", file_name,
-                      ctx.schema->tables[row->table].name,
-                      row->owned ? (size_t) 0 : (size_t) (row->text - f.data),
-                      cerr);
+        char *error = count_row(c, ctx->schema->tables[row->table],
+                                row->table, row);
+        if (error) {
+            ovs_fatal(0, "%s: %s row at byte offset %zu: %s", ctx->file,
+                      ctx->schema->tables[row->table]->name,
+                      row->owned ? (size_t) 0 : (size_t) (row->text - f->data),
+                      error);
         }
     }
+}
+
+int
+main(int argc, char *argv[])
+{
+    bool as_json = parse_options(argc, argv);
+    const char *file_name = argv[optind];
+    struct mapped_reader f;
+    char *err = mapped_reader_open(&f, file_name);
+    if (err) {
+        ovs_fatal(0, "%s", err);
+    }
+    struct stats_ctx ctx = { .file = file_name };
+    read_records(&ctx, &f);
+
+    struct counts c = { 0 };
+    count_rows(&ctx, &f, &c);
     if (as_json) {
         print_json(&ctx, &c, f.size);
     } else {
@@ -1039,7 +1031,7 @@ main(int argc, char *argv[])
     free(c.atoms);
     free(c.bytes);
     free(c.distinct.slots);
-    schema_destroy(ctx.schema);
-    ovsdb_file_close(&f);
+    db_schema_destroy(ctx.schema);
+    mapped_reader_close(&f);
     return fflush(stdout) == 0 ? 0 : 1;
 }

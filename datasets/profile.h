@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rng.h"
-#include "schema.h"
+#include "ovsdb/rng.h"
+#include "ovsdb/schema.h"
 
 /* A weighted mixture of integer ranges, e.g. "1:60,5..8:35,50..80:5". */
 struct dist_item {
@@ -95,7 +95,7 @@ struct pick_item {
 
 struct atom_spec {
     enum spec_kind kind;
-    enum atom_type type;        /* Atom type of the column's key or value. */
+    enum atomic_type type;        /* Atom type of the column's key or value. */
     const struct base_type *base;
     struct tmpl *tmpls;         /* S_STR: one template, or weighted ones */
     uint64_t *tmpl_cum;         /* ("oneof"). */
@@ -129,7 +129,7 @@ enum col_form {
 
 struct col_spec {
     int column;                 /* Index in the schema table. */
-    const struct column *col;
+    const struct column_schema *col;
     enum col_form form;
     struct dist size;           /* F_SET, F_MAP_GEN. */
     bool row_window;            /* F_SET of max 1: present iff the row's */
@@ -154,7 +154,7 @@ struct segment {
 
 struct table_spec {
     int table;
-    const struct table *t;
+    const struct table_schema *t;
     double rows;                /* Rows at scale 1, unless from children. */
     bool fixed;                 /* Not scaled. */
     bool children;              /* Rows come from segments. */
@@ -181,7 +181,7 @@ struct log_op {
 
 struct profile {
     char *file_name;
-    const struct schema *schema;
+    const struct db_schema *schema;
     struct table_spec **tables; /* Indexed like schema->tables; may be NULL. */
     struct segment *segments;
     size_t n_segments;
@@ -194,7 +194,7 @@ struct profile {
 /* Parses 'file_name' against 'schema'.  On error returns NULL with a
  * malloc'd "FILE:LINE: message" in '*errorp'. */
 struct profile *profile_read(const char *file_name,
-                             const struct schema *schema, char **errorp);
+                             const struct db_schema *schema, char **errorp);
 void profile_destroy(struct profile *);
 
 /* Computes every table's row count for 'scale' and the children segments.

@@ -8,7 +8,7 @@
 
 #include "db.h"
 #include "json.h"
-#include "schema.h"
+#include "ovsdb/schema.h"
 #include "util.h"
 
 static const char *const function_names[] = {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "datum.h"
+#include "ovsdb/datum.h"
 
 struct json;
 struct row;

@@ -5,9 +5,9 @@
 
 #include <stddef.h>
 
-#include "datum.h"
-#include "schema.h"
-#include "uuid.h"
+#include "ovsdb/datum.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/uuid.h"
 
 struct json;
 

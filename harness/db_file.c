@@ -5,8 +5,8 @@
 
 #include "db.h"
 #include "json.h"
-#include "ovsdb_log.h"
-#include "schema.h"
+#include "ovsdb/log-reader.h"
+#include "ovsdb/schema.h"
 #include "util.h"
 
 /* Returns "FILE: record N at byte offset O: PREFIX: ERROR", freeing

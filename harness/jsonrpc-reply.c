@@ -7,13 +7,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "datum.h"
+#include "ovsdb/datum.h"
 #include "db.h"
 #include "ds.h"
 #include "json.h"
-#include "schema.h"
+#include "ovsdb/schema.h"
 #include "util.h"
-#include "uuid.h"
+#include "ovsdb/uuid.h"
 
 struct json *
 jsonrpc_reply(struct json *id, struct json *result)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "build-info.h"
-#include "datum.h"
+#include "ovsdb/datum.h"
 #include "ds.h"
 #include "file_hash.h"
 #include "json.h"

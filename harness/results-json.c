@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "ds.h"
-#include "ovsdb_log.h"
+#include "ovsdb/out-file.h"
 #include "phases.h"
 #include "summary.h"
 #include "util.h"

@@ -8,7 +8,8 @@
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"
-#include "ovsdb_log.h"
+#include "ovsdb/out-file.h"
+#include "ovsdb/record.h"
 #include "phases.h"
 #include "util.h"
 #include "workload.h"
@@ -41,28 +42,19 @@ compact_run(struct phases *p, const struct workload_options *o)
     struct ds text = DS_EMPTY_INITIALIZER;
     phases_begin(p, "compact");
     json_to_ds(db->schema->json, JSSF_SORT, &text);
-    log_record_to_ds(text.string, text.length, &file);
+    ovsdb_record_to_ds(text.string, text.length, &file);
     ds_clear(&text);
     struct json *snapshot = snapshot_record(db);
     json_to_ds(snapshot, JSSF_SORT, &text);
     json_destroy(snapshot);
-    log_record_to_ds(text.string, text.length, &file);
+    ovsdb_record_to_ds(text.string, text.length, &file);
     ds_destroy(&text);
     phases_items(p, db_n_rows(db));
     phases_bytes_out(p, file.length);
     phases_end(p);
 
     if (o->output && p->repetition == 0) {
-        struct out_file out;
-        error = out_file_open(&out, o->output);
-        if (!error) {
-            error = out_file_write(&out, file.string, file.length);
-            if (error) {
-                out_file_abort(&out);
-            } else {
-                error = out_file_commit(&out);
-            }
-        }
+        error = out_file_write_all(o->output, file.string, file.length);
     }
     ds_destroy(&file);
 

@@ -7,7 +7,7 @@
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"
-#include "ovsdb_log.h"
+#include "ovsdb/out-file.h"
 #include "phases.h"
 #include "util.h"
 #include "workload.h"
@@ -66,17 +66,8 @@ dump_run(struct phases *p, const struct workload_options *o)
     phases_end(p);
 
     if (o->output && p->repetition == 0) {
-        struct out_file out;
-        error = out_file_open(&out, o->output);
-        if (!error) {
-            ds_put_char(&text, '\n');
-            error = out_file_write(&out, text.string, text.length);
-            if (error) {
-                out_file_abort(&out);
-            } else {
-                error = out_file_commit(&out);
-            }
-        }
+        ds_put_char(&text, '\n');
+        error = out_file_write_all(o->output, text.string, text.length);
     }
     ds_destroy(&text);
     return error;

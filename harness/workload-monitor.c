@@ -19,9 +19,9 @@
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"
+#include "ovsdb/rng.h"
+#include "ovsdb/schema.h"
 #include "phases.h"
-#include "rng.h"
-#include "schema.h"
 #include "util.h"
 #include "workload.h"
 

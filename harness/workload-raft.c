@@ -11,8 +11,8 @@
 #include "db_file.h"
 #include "ds.h"
 #include "json.h"
+#include "ovsdb/rng.h"
 #include "phases.h"
-#include "rng.h"
 #include "util.h"
 #include "workload.h"
 

@@ -12,10 +12,10 @@
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"
-#include "ovsdb_log.h"
+#include "ovsdb/record.h"
+#include "ovsdb/rng.h"
+#include "ovsdb/schema.h"
 #include "phases.h"
-#include "rng.h"
-#include "schema.h"
 #include "util.h"
 #include "workload.h"
 
@@ -138,7 +138,7 @@ execute(struct db *db, struct table *table, const struct json *request,
     json_to_ds(record, 0, &text);
     json_destroy(record);
     ds_clear(log);
-    log_record_to_ds(text.string, text.length, log);
+    ovsdb_record_to_ds(text.string, text.length, log);
     ds_destroy(&text);
 
     return insert_reply(id, &uuid);

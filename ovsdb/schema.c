@@ -1,8 +1,12 @@
-#include "schema.h"
+/* Database schema parsing and lookup; see schema.h. */
+#include "ovsdb/schema.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ds.h"
 #include "json.h"
 #include "util.h"
 
@@ -101,7 +105,7 @@ table_schema_from_json(const char *name, const struct json *json,
                               cname);
             break;
         }
-        struct column_schema *c;
+        struct column_schema *c = NULL;
         error = column_schema_from_json(cname, sorted[i]->data, &c);
         if (error) {
             char *e = xasprintf("table %s: %s", name, error);
@@ -169,7 +173,7 @@ db_schema_from_json(const struct json *json, struct db_schema **schemap)
     s->tables = xmalloc((n ? n : 1) * sizeof *s->tables);
     char *error = NULL;
     for (size_t i = 0; i < n && !error; i++) {
-        struct table_schema *t;
+        struct table_schema *t = NULL;
         if (!is_valid_id(sorted[i]->name) || sorted[i]->name[0] == '_') {
             error = xasprintf("bad table name \"%s\"", sorted[i]->name);
             break;
@@ -201,6 +205,46 @@ db_schema_from_json(const struct json *json, struct db_schema **schemap)
     return NULL;
 }
 
+char *
+db_schema_read_file(const char *file_name, struct db_schema **schemap)
+{
+    *schemap = NULL;
+    FILE *f = fopen(file_name, "rb");
+    if (!f) {
+        return xasprintf("%s: cannot open: %s", file_name, strerror(errno));
+    }
+    struct ds text = DS_EMPTY_INITIALIZER;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        ds_put_buffer(&text, buf, n);
+    }
+    bool read_error = ferror(f);
+    fclose(f);
+    if (read_error) {
+        ds_destroy(&text);
+        return xasprintf("%s: read error", file_name);
+    }
+
+    char *error = NULL;
+    struct json *json = json_parse_buffer(text.string ? text.string : "",
+                                          text.length, &error);
+    ds_destroy(&text);
+    if (!json) {
+        char *e = xasprintf("%s: invalid JSON: %s", file_name, error);
+        free(error);
+        return e;
+    }
+    error = db_schema_from_json(json, schemap);
+    json_destroy(json);
+    if (error) {
+        char *e = xasprintf("%s: invalid schema: %s", file_name, error);
+        free(error);
+        return e;
+    }
+    return NULL;
+}
+
 void
 db_schema_destroy(struct db_schema *s)
 {
@@ -228,4 +272,18 @@ const struct column_schema *
 table_schema_find_column(const struct table_schema *t, const char *name)
 {
     return shash_find_data(&t->columns_by_name, name);
+}
+
+int
+db_schema_table_index(const struct db_schema *s, const char *name)
+{
+    const struct table_schema *t = db_schema_find_table(s, name);
+    return t ? (int) t->index : -1;
+}
+
+int
+table_schema_column_index(const struct table_schema *t, const char *name)
+{
+    const struct column_schema *c = table_schema_find_column(t, name);
+    return c ? (int) c->index : -1;
 }

@@ -1,11 +1,12 @@
-#include "types.h"
+/* OVSDB atomic and column types parsed from a schema; see types.h. */
+#include "ovsdb/types.h"
 
 #include <float.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "datum.h"
+#include "ovsdb/datum.h"
 #include "json.h"
 #include "util.h"
 
@@ -96,6 +97,120 @@ get_number(const struct json *json, const char *name, bool integer,
     return NULL;
 }
 
+/* Reads the optional members 'min_name' and 'max_name' of 'json' into
+ * '*minp' and '*maxp' (NULL if absent). */
+static char *
+get_bounds(const struct json *json, const char *min_name,
+           const char *max_name, bool integer, const struct json **minp,
+           const struct json **maxp)
+{
+    double v;
+    bool present;
+    char *error = get_number(json, min_name, integer, &v, &present);
+
+    *minp = *maxp = NULL;
+    if (!error) {
+        *minp = present ? json_object_get(json, min_name) : NULL;
+        error = get_number(json, max_name, integer, &v, &present);
+        *maxp = !error && present ? json_object_get(json, max_name) : NULL;
+    }
+    return error;
+}
+
+static char *
+parse_integer_bounds(struct base_type *b, const struct json *json)
+{
+    const struct json *min, *max;
+    char *error = get_bounds(json, "minInteger", "maxInteger", true, &min,
+                             &max);
+    if (min) {
+        b->u.integer.min = json_integer(min);
+    }
+    if (max) {
+        b->u.integer.max = json_integer(max);
+    }
+    return error;
+}
+
+static char *
+parse_real_bounds(struct base_type *b, const struct json *json)
+{
+    const struct json *min, *max;
+    char *error = get_bounds(json, "minReal", "maxReal", false, &min, &max);
+    if (min) {
+        b->u.real.min = json_real(min);
+    }
+    if (max) {
+        b->u.real.max = json_real(max);
+    }
+    return error;
+}
+
+static unsigned int
+clamp_length(double v)
+{
+    return v < 0 ? 0 : v > UINT_MAX ? UINT_MAX : v;
+}
+
+static char *
+parse_string_lengths(struct base_type *b, const struct json *json)
+{
+    const struct json *min, *max;
+    char *error = get_bounds(json, "minLength", "maxLength", true, &min,
+                             &max);
+    if (min) {
+        b->u.string.min_len = clamp_length(json_real(min));
+    }
+    if (max) {
+        b->u.string.max_len = clamp_length(json_real(max));
+    }
+    return error;
+}
+
+static char *
+parse_uuid_ref(struct base_type *b, const struct json *json)
+{
+    const struct json *rt = json_object_get(json, "refTable");
+    const struct json *rk = json_object_get(json, "refType");
+
+    if (rt) {
+        if (json_get_type(rt) != JSON_STRING) {
+            return xasprintf("\"refTable\" must be a string");
+        }
+        b->u.uuid.ref_table_name = xstrdup(json_string(rt));
+    }
+    if (rk) {
+        if (json_get_type(rk) != JSON_STRING
+            || (strcmp(json_string(rk), "strong")
+                && strcmp(json_string(rk), "weak"))) {
+            return xasprintf("\"refType\" must be strong or weak");
+        }
+        b->u.uuid.ref_type = (!strcmp(json_string(rk), "weak")
+                              ? REF_WEAK : REF_STRONG);
+    }
+    return NULL;
+}
+
+/* The enum is a set of atoms of this type, without constraints. */
+static char *
+parse_enum(struct base_type *b, const struct json *ej)
+{
+    struct ovsdb_type t = { .n_min = 1, .n_max = TYPE_UNLIMITED };
+    base_type_init(&t.key, b->type);
+    t.value.type = ATOMIC_VOID;
+    b->enum_ = xmalloc(sizeof *b->enum_);
+
+    char *error = datum_from_json(b->enum_, &t, ej, false);
+    if (error) {
+        free(b->enum_);
+        b->enum_ = NULL;
+        char *e = xasprintf("bad \"enum\": %s", error);
+        free(error);
+        return e;
+    }
+    return NULL;
+}
+
 char *
 base_type_from_json(struct base_type *b, const struct json *json)
 {
@@ -119,63 +234,19 @@ base_type_from_json(struct base_type *b, const struct json *json)
     base_type_init(b, type);
 
     char *error = NULL;
-    double v;
-    bool present;
     switch (type) {
     case ATOMIC_INTEGER:
-        if (!(error = get_number(json, "minInteger", true, &v, &present))
-            && present) {
-            b->u.integer.min = json_integer(json_object_get(json,
-                                                            "minInteger"));
-        }
-        if (!error
-            && !(error = get_number(json, "maxInteger", true, &v, &present))
-            && present) {
-            b->u.integer.max = json_integer(json_object_get(json,
-                                                            "maxInteger"));
-        }
+        error = parse_integer_bounds(b, json);
         break;
     case ATOMIC_REAL:
-        if (!(error = get_number(json, "minReal", false, &v, &present))
-            && present) {
-            b->u.real.min = v;
-        }
-        if (!error && !(error = get_number(json, "maxReal", false, &v,
-                                           &present)) && present) {
-            b->u.real.max = v;
-        }
+        error = parse_real_bounds(b, json);
         break;
     case ATOMIC_STRING:
-        if (!(error = get_number(json, "minLength", true, &v, &present))
-            && present) {
-            b->u.string.min_len = v < 0 ? 0 : v > UINT_MAX ? UINT_MAX : v;
-        }
-        if (!error && !(error = get_number(json, "maxLength", true, &v,
-                                           &present)) && present) {
-            b->u.string.max_len = v < 0 ? 0 : v > UINT_MAX ? UINT_MAX : v;
-        }
+        error = parse_string_lengths(b, json);
         break;
-    case ATOMIC_UUID: {
-        const struct json *rt = json_object_get(json, "refTable");
-        const struct json *rk = json_object_get(json, "refType");
-        if (rt) {
-            if (json_get_type(rt) != JSON_STRING) {
-                return xasprintf("\"refTable\" must be a string");
-            }
-            b->u.uuid.ref_table_name = xstrdup(json_string(rt));
-        }
-        if (rk) {
-            if (json_get_type(rk) != JSON_STRING
-                || (strcmp(json_string(rk), "strong")
-                    && strcmp(json_string(rk), "weak"))) {
-                error = xasprintf("\"refType\" must be strong or weak");
-            } else {
-                b->u.uuid.ref_type = (!strcmp(json_string(rk), "weak")
-                                      ? REF_WEAK : REF_STRONG);
-            }
-        }
+    case ATOMIC_UUID:
+        error = parse_uuid_ref(b, json);
         break;
-    }
     case ATOMIC_VOID:
     case ATOMIC_BOOLEAN:
     case N_ATOMIC_TYPES:
@@ -184,19 +255,7 @@ base_type_from_json(struct base_type *b, const struct json *json)
 
     const struct json *ej = json_object_get(json, "enum");
     if (!error && ej) {
-        /* The enum is a set of atoms of this type, without constraints. */
-        struct ovsdb_type t = { .n_min = 1, .n_max = TYPE_UNLIMITED };
-        base_type_init(&t.key, type);
-        t.value.type = ATOMIC_VOID;
-        b->enum_ = xmalloc(sizeof *b->enum_);
-        error = datum_from_json(b->enum_, &t, ej, false);
-        if (error) {
-            free(b->enum_);
-            b->enum_ = NULL;
-            char *e = xasprintf("bad \"enum\": %s", error);
-            free(error);
-            error = e;
-        }
+        error = parse_enum(b, ej);
     }
     if (error) {
         base_type_destroy(b);

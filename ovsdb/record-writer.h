@@ -1,14 +1,15 @@
-/* Writes OVSDB records ("OVSDB JSON <length> <sha1>\n" + JSON + "\n") into a
- * file as they are generated.  The header needs the length and SHA-1 of the
- * whole body, so a body larger than the in-memory buffer either
+/* Streaming writer of OVSDB records (format in record.h) into a file as
+ * they are generated, for ovsdb-gen's multi-gigabyte transactions.  The
+ * header needs the length and SHA-1 of the whole body, so a body larger
+ * than the in-memory buffer either
  *   - goes straight to the file after a header-sized gap, when the caller can
  *     guess the number of digits of the length (out_record_begin_direct());
  *     the header is written into the gap at the end, and in the rare case
  *     that the guess was wrong the body is shifted in place; or
  *   - goes to an unlinked spool file and is copied after its header.
  * Either way memory stays bounded whatever the record size. */
-#ifndef DATASETS_OUT_H
-#define DATASETS_OUT_H 1
+#ifndef OVSDB_RECORD_WRITER_H
+#define OVSDB_RECORD_WRITER_H 1
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,4 +81,4 @@ static inline void out_putc(struct out *o, char c)
 void out_put_u64(struct out *, uint64_t);
 void out_put_i64(struct out *, int64_t);
 
-#endif /* DATASETS_OUT_H */
+#endif /* OVSDB_RECORD_WRITER_H */

@@ -1,5 +1,5 @@
-/* Record writer; see out.h. */
-#include "out.h"
+/* Streaming record writer; see record-writer.h. */
+#include "ovsdb/record-writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "ovsdb/record.h"
 #include "util.h"
 
 #define OUT_BUF_SIZE (4u << 20)
@@ -71,7 +72,8 @@ out_record_begin(struct out *o)
 static size_t
 header_size(int digits)
 {
-    return 11 + digits + 1 + 40 + 1;
+    return sizeof OVSDB_RECORD_MAGIC - 1 + digits + 1 + 2 * OVSDB_SHA1_LEN
+           + 1;
 }
 
 void
@@ -245,12 +247,8 @@ out_record_end(struct out *o)
     unsigned int md_len = 0;
     EVP_DigestFinal_ex(o->sha, md, &md_len);
 
-    char header[128];
-    int n = snprintf(header, sizeof header, "OVSDB JSON %"PRIu64" ", length);
-    for (unsigned int i = 0; i < md_len; i++) {
-        n += snprintf(header + n, sizeof header - n, "%02x", md[i]);
-    }
-    header[n++] = '\n';
+    char header[OVSDB_RECORD_HEADER_MAX];
+    size_t n = ovsdb_record_format_header(header, length, md);
 
     if (o->direct) {
         return record_end_direct(o, header, n);

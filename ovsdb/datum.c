@@ -1,4 +1,5 @@
-#include "datum.h"
+/* Atoms and datums: parsing, ordering, diffs, serialization; see datum.h. */
+#include "ovsdb/datum.h"
 
 #include <limits.h>
 #include <stdlib.h>

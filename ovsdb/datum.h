@@ -5,15 +5,15 @@
  * in the others), so the JSON representation decides the memory of every
  * stored string.  UUIDs are binary.  A datum's atoms are sorted by key with
  * no duplicates; a map keeps its values in a parallel array. */
-#ifndef HARNESS_DATUM_H
-#define HARNESS_DATUM_H 1
+#ifndef OVSDB_DATUM_H
+#define OVSDB_DATUM_H 1
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "types.h"
-#include "uuid.h"
+#include "ovsdb/types.h"
+#include "ovsdb/uuid.h"
 
 struct ds;
 struct json;
@@ -81,4 +81,4 @@ void datum_to_ds(const struct datum *, const struct ovsdb_type *,
 unsigned int datum_find_key(const struct datum *, const union atom *,
                             enum atomic_type);
 
-#endif
+#endif /* OVSDB_DATUM_H */

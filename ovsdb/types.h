@@ -1,7 +1,7 @@
 /* OVSDB types (RFC 7047 section 3.2): atomic types with their constraints,
  * and column types (key, optional value, min/max number of elements). */
-#ifndef HARNESS_TYPES_H
-#define HARNESS_TYPES_H 1
+#ifndef OVSDB_TYPES_H
+#define OVSDB_TYPES_H 1
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,4 +67,4 @@ void ovsdb_type_destroy(struct ovsdb_type *);
 /* Parses a column "type" value.  Returns NULL or a malloc'd error. */
 char *ovsdb_type_from_json(struct ovsdb_type *, const struct json *);
 
-#endif
+#endif /* OVSDB_TYPES_H */

@@ -1,0 +1,102 @@
+/* Atomic output files; see out-file.h. */
+#include "ovsdb/out-file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void
+out_file_clear(struct out_file *f)
+{
+    free(f->name);
+    free(f->tmp_name);
+    f->name = f->tmp_name = NULL;
+    f->stream = NULL;
+}
+
+char *
+out_file_open(struct out_file *f, const char *name)
+{
+    f->name = xstrdup(name);
+    f->tmp_name = xasprintf("%s.%ld.tmp", name, (long) getpid());
+    f->stream = NULL;
+
+    int fd = open(f->tmp_name, O_RDWR | O_CREAT | O_EXCL | O_TRUNC, 0644);
+    if (fd >= 0) {
+        f->stream = fdopen(fd, "w+b");
+        if (!f->stream) {
+            close(fd);
+            unlink(f->tmp_name);
+        }
+    }
+    if (!f->stream) {
+        char *error = xasprintf("%s: cannot create: %s", f->tmp_name,
+                                strerror(errno));
+        out_file_clear(f);
+        return error;
+    }
+    return NULL;
+}
+
+int
+out_file_fd(const struct out_file *f)
+{
+    return fileno(f->stream);
+}
+
+char *
+out_file_write(struct out_file *f, const void *data, size_t n)
+{
+    if (n && fwrite(data, 1, n, f->stream) != n) {
+        return xasprintf("%s: write error: %s", f->tmp_name, strerror(errno));
+    }
+    return NULL;
+}
+
+char *
+out_file_commit(struct out_file *f)
+{
+    char *error = NULL;
+
+    if (fclose(f->stream)) {
+        error = xasprintf("%s: write error: %s", f->tmp_name, strerror(errno));
+        unlink(f->tmp_name);
+    } else if (rename(f->tmp_name, f->name)) {
+        error = xasprintf("%s: cannot rename to %s: %s", f->tmp_name, f->name,
+                          strerror(errno));
+        unlink(f->tmp_name);
+    }
+    out_file_clear(f);
+    return error;
+}
+
+void
+out_file_abort(struct out_file *f)
+{
+    if (f->stream) {
+        fclose(f->stream);
+        unlink(f->tmp_name);
+    }
+    out_file_clear(f);
+}
+
+char *
+out_file_write_all(const char *name, const void *data, size_t n)
+{
+    struct out_file f;
+    char *error = out_file_open(&f, name);
+
+    if (!error) {
+        error = out_file_write(&f, data, n);
+        if (error) {
+            out_file_abort(&f);
+        } else {
+            error = out_file_commit(&f);
+        }
+    }
+    return error;
+}

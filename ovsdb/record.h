@@ -1,0 +1,40 @@
+/* The record format of OVSDB standalone database files: a header line
+ * "OVSDB JSON <length> <sha1>\n" then <length> bytes of JSON text, which
+ * OVS ends with a newline counted in the length and the SHA-1.  Parsing and
+ * formatting of the header live here once, for both readers (log-reader.h,
+ * mapped-reader.h) and both writers (ovsdb_record_to_ds() below,
+ * record-writer.h). */
+#ifndef OVSDB_RECORD_H
+#define OVSDB_RECORD_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ds;
+
+#define OVSDB_RECORD_MAGIC "OVSDB JSON "
+#define OVSDB_SHA1_LEN 20
+
+/* Longest header: magic, 20 length digits, space, 40 hex digits, newline. */
+#define OVSDB_RECORD_HEADER_MAX 80
+
+/* Parses the header line 'line' ('n' bytes, without its newline) into
+ * '*lengthp' and 'sha1'.  Returns NULL or a malloc'd message without a
+ * location; the reader adds file, record and byte offset. */
+char *ovsdb_record_parse_header(const char *line, size_t n,
+                                uint64_t *lengthp,
+                                uint8_t sha1[OVSDB_SHA1_LEN]);
+
+/* Writes the header line (with its newline) into 'out', which has room for
+ * OVSDB_RECORD_HEADER_MAX bytes; returns its length. */
+size_t ovsdb_record_format_header(char *out, uint64_t length,
+                                  const uint8_t sha1[OVSDB_SHA1_LEN]);
+
+/* 40 lower-case hex digits and a null. */
+void ovsdb_sha1_to_hex(const uint8_t sha1[OVSDB_SHA1_LEN], char hex[41]);
+
+/* Appends one record holding 'len' bytes of 'data' and the newline OVS adds
+ * to 'out'. */
+void ovsdb_record_to_ds(const char *data, size_t len, struct ds *out);
+
+#endif /* OVSDB_RECORD_H */
