@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "build_info.h"
@@ -127,8 +129,9 @@ parse_options(int argc, char *argv[], struct bench_options *o)
     memset(o, 0, sizeof *o);
     o->repetitions = 1;
     o->seed = 1;
+    opterr = 0;                 /* One message of our own, naming it. */
     for (;;) {
-        int c = getopt_long(argc, argv, "h", long_options, NULL);
+        int c = getopt_long(argc, argv, ":h", long_options, NULL);
         if (c == -1) {
             break;
         }
@@ -195,8 +198,13 @@ parse_options(int argc, char *argv[], struct bench_options *o)
         case OPT_HELP:
             usage(stdout);
             exit(0);
+        case ':':
+            usage_error("option %s needs an argument", argv[optind - 1]);
         default:
-            usage_error("bad option");
+            if (optopt) {
+                usage_error("unknown option -%c", optopt);
+            }
+            usage_error("unknown option %s", argv[optind - 1]);
         }
     }
 
@@ -210,6 +218,41 @@ parse_options(int argc, char *argv[], struct bench_options *o)
     }
     o->workload = argv[optind];
     o->dataset = n_args == 2 ? argv[optind + 1] : NULL;
+}
+
+/* Checks before the run that 'file' (given to --'option') can be written
+ * where out_file_open() will write it, so that a long run does not end in
+ * an error; the write can still fail later (e.g. a full disk). */
+static void
+check_output_path(const char *option, const char *file)
+{
+    struct stat st;
+
+    if (!file[0]) {
+        usage_error("--%s: empty file name", option);
+    }
+    if (!stat(file, &st) && !S_ISREG(st.st_mode)) {
+        /* The rename would replace it: a directory fails, a device
+         * (/dev/null, /dev/full) would be replaced by a regular file. */
+        usage_error("--%s: \"%s\" is %s, not a regular file", option, file,
+                    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+    }
+
+    const char *slash = strrchr(file, '/');
+    char *dir = (!slash ? xstrdup(".")
+                 : slash == file ? xstrdup("/")
+                 : xmemdup0(file, slash - file));
+    if (stat(dir, &st)) {
+        usage_error("--%s: \"%s\": directory \"%s\": %s", option, file,
+                    dir, strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        usage_error("--%s: \"%s\": \"%s\" is not a directory", option, file,
+                    dir);
+    } else if (access(dir, W_OK | X_OK)) {
+        usage_error("--%s: \"%s\": cannot write in directory \"%s\": %s",
+                    option, file, dir, strerror(errno));
+    }
+    free(dir);
 }
 
 int
@@ -227,6 +270,16 @@ main(int argc, char *argv[])
     }
     if (w->needs_dataset && !o.dataset) {
         usage_error("workload %s needs a DATASET file", w->name);
+    }
+    if (o.output && strcmp(w->name, "dump") && strcmp(w->name, "compact")) {
+        usage_error("--output: workload %s writes no output (only dump and "
+                    "compact do)", w->name);
+    }
+    if (o.output) {
+        check_output_path("output", o.output);
+    }
+    if (o.results) {
+        check_output_path("results", o.results);
     }
     char *error = w->prepare(&o);
     if (error) {
@@ -296,6 +349,11 @@ main(int argc, char *argv[])
                o.dataset ? o.dataset : "built-in data", info->name,
                metrics_allocator(), ds_cstr(&params));
         results_print_table(&bench, stdout);
+        if (fflush(stdout) || ferror(stdout)) {
+            fprintf(stderr, "%s: standard output: write error: %s\n",
+                    program_name, strerror(errno));
+            status = 1;
+        }
     }
     ds_destroy(&params);
     bench_destroy(&bench);

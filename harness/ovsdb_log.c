@@ -353,8 +353,8 @@ out_file_open(struct out_file *f, const char *name)
     f->tmp_name = xasprintf("%s.tmp-%ld", name, (long) getpid());
     f->stream = fopen(f->tmp_name, "wb");
     if (!f->stream) {
-        char *error = xasprintf("%s: cannot create: %s", f->tmp_name,
-                                strerror(errno));
+        char *error = xasprintf("%s: cannot create %s: %s", name,
+                                f->tmp_name, strerror(errno));
         free(f->name);
         free(f->tmp_name);
         f->name = f->tmp_name = NULL;
@@ -367,7 +367,7 @@ char *
 out_file_write(struct out_file *f, const void *data, size_t n)
 {
     if (n && fwrite(data, 1, n, f->stream) != n) {
-        return xasprintf("%s: write error: %s", f->tmp_name, strerror(errno));
+        return xasprintf("%s: write error: %s", f->name, strerror(errno));
     }
     return NULL;
 }
@@ -378,11 +378,11 @@ out_file_commit(struct out_file *f)
     char *error = NULL;
 
     if (fclose(f->stream)) {
-        error = xasprintf("%s: write error: %s", f->tmp_name, strerror(errno));
+        error = xasprintf("%s: write error: %s", f->name, strerror(errno));
         unlink(f->tmp_name);
     } else if (rename(f->tmp_name, f->name)) {
-        error = xasprintf("%s: cannot rename to %s: %s", f->tmp_name, f->name,
-                          strerror(errno));
+        error = xasprintf("%s: cannot rename %s to it: %s", f->name,
+                          f->tmp_name, strerror(errno));
         unlink(f->tmp_name);
     }
     free(f->name);
