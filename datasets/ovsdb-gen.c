@@ -80,8 +80,25 @@ usage_error(const char *format, ...)
     fprintf(stderr, "ovsdb-gen: ");
     vfprintf(stderr, format, args);
     va_end(args);
-    fprintf(stderr, "\n(use --help for usage)\n");
+    fprintf(stderr, " (use --help for usage)\n");
     exit(2);
+}
+
+/* An input file must be a regular file: reading a directory would only
+ * say "read error". */
+static void
+check_input_file(const char *option, const char *file)
+{
+    struct stat st;
+
+    if (stat(file, &st)) {
+        ovs_fatal(errno, "%s: cannot open", file);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ovs_fatal(0, "%s: %s given to --%s is not a regular file", file,
+                  S_ISDIR(st.st_mode) ? "directory" : "special file",
+                  option);
+    }
 }
 
 static char *
@@ -175,9 +192,15 @@ write_report(const char *file_name, const struct gen *g,
 
     char *tmp = xasprintf("%s.%ld.tmp", file_name, (long) getpid());
     FILE *f = fopen(tmp, "w");
-    if (!f || fwrite(d.string, 1, d.length, f) != d.length
-        || fclose(f) != 0 || rename(tmp, file_name) < 0) {
-        int err = errno;
+    bool ok = f && fwrite(d.string, 1, d.length, f) == d.length;
+    int err = errno;
+    /* fclose() flushes: on a full disk it is often the one that fails. */
+    if (f && fclose(f) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok || rename(tmp, file_name) < 0) {
+        err = ok ? errno : err;
         unlink(tmp);
         ovs_fatal(err, "%s: cannot write report", file_name);
     }
@@ -196,6 +219,36 @@ dir_of(const char *path)
         return xstrdup("/");
     }
     return xmemdup0(path, slash - path);
+}
+
+/* Checks before generating that 'file' (given to --'option') can be
+ * written through a temporary file beside it and renamed into place. */
+static void
+check_output_path(const char *option, const char *file)
+{
+    struct stat st;
+
+    if (!file[0]) {
+        usage_error("--%s: empty file name", option);
+    }
+    if (!stat(file, &st) && !S_ISREG(st.st_mode)) {
+        /* The rename would fail on a directory and replace a device such
+         * as /dev/full by a regular file. */
+        usage_error("--%s: \"%s\" is %s, not a regular file", option, file,
+                    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+    }
+    char *dir = dir_of(file);
+    if (stat(dir, &st)) {
+        usage_error("--%s: \"%s\": directory \"%s\": %s", option, file,
+                    dir, strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        usage_error("--%s: \"%s\": \"%s\" is not a directory", option, file,
+                    dir);
+    } else if (access(dir, W_OK | X_OK)) {
+        usage_error("--%s: \"%s\": cannot write in directory \"%s\": %s",
+                    option, file, dir, strerror(errno));
+    }
+    free(dir);
 }
 
 int
@@ -223,8 +276,9 @@ main(int argc, char *argv[])
     uint64_t seed = 1, txns = 1000;
     bool quiet = false, show_progress = false;
 
+    opterr = 0;                 /* One message of our own, naming it. */
     for (;;) {
-        int c = getopt_long(argc, argv, "o:qh", options, NULL);
+        int c = getopt_long(argc, argv, ":o:qh", options, NULL);
         if (c == -1) {
             break;
         }
@@ -266,7 +320,13 @@ main(int argc, char *argv[])
         case OPT_PROGRESS: show_progress = true; break;
         case 'q': quiet = true; break;
         case 'h': usage(); return 0;
-        default: usage_error("invalid option");
+        case ':':
+            usage_error("option %s needs an argument", argv[optind - 1]);
+        default:
+            if (optopt) {
+                usage_error("unknown option -%c", optopt);
+            }
+            usage_error("unknown option %s", argv[optind - 1]);
         }
     }
     if (optind < argc) {
@@ -276,6 +336,12 @@ main(int argc, char *argv[])
         usage_error("--schema, --profile and --output are required");
     }
     bool log_form = !strcmp(form, "log");
+    check_output_path("output", output);
+    if (report) {
+        check_output_path("report", report);
+    }
+    check_input_file("schema", schema_file);
+    check_input_file("profile", profile_file);
 
     /* The schema is read twice: once as text to copy into the first record
      * (compactly re-serialized), once into the model. */
@@ -299,11 +365,19 @@ main(int argc, char *argv[])
     if (!profile_resolve(profile, scale, seed, &err)) {
         ovs_fatal(0, "%s", err);
     }
+    bool any_table = false;
+    for (size_t t = 0; t < schema->n_tables; t++) {
+        any_table = any_table || profile->tables[t];
+    }
+    if (!any_table) {
+        ovs_fatal(0, "%s: no table statements: nothing to generate",
+                  profile_file);
+    }
 
     tmp_name = xasprintf("%s.%ld.tmp", output, (long) getpid());
     int fd = open(tmp_name, O_RDWR | O_CREAT | O_EXCL | O_TRUNC, 0644);
     if (fd < 0) {
-        ovs_fatal(errno, "%s: cannot create", tmp_name);
+        ovs_fatal(errno, "%s: cannot create %s", output, tmp_name);
     }
     atexit(remove_tmp);
     signal(SIGINT, on_signal);
@@ -342,16 +416,11 @@ main(int argc, char *argv[])
         gen_log_records(&g, txns);
     }
     if (out.error) {
-        ovs_fatal(out.error, "%s: write error", tmp_name);
+        ovs_fatal(out.error, "%s: write error", output);
     }
     if (close(fd) < 0) {
-        ovs_fatal(errno, "%s: write error", tmp_name);
+        ovs_fatal(errno, "%s: write error", output);
     }
-    if (rename(tmp_name, output) < 0) {
-        ovs_fatal(errno, "cannot rename %s to %s", tmp_name, output);
-    }
-    free(tmp_name);
-    tmp_name = NULL;
     double seconds = gen_now() - g.start_time;
     uint64_t bytes = out.file_bytes;
     /* CPU time as well: on a shared machine wall time includes waiting. */
@@ -360,11 +429,22 @@ main(int argc, char *argv[])
     double cpu_seconds = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6
                          + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 
+    /* The report goes first: if it cannot be written, the database's
+     * temporary file is removed too, and the outputs come as a pair. */
     if (report) {
         write_report(report, &g, initial_atoms, initial_total,
                      initial_by_type, form, scale, seed,
                      log_form ? txns : 0, bytes, seconds, cpu_seconds);
     }
+    if (rename(tmp_name, output) < 0) {
+        int err = errno;
+        if (report) {
+            unlink(report);
+        }
+        ovs_fatal(err, "%s: cannot rename %s to it", output, tmp_name);
+    }
+    free(tmp_name);
+    tmp_name = NULL;
     if (!quiet) {
         uint64_t rows = 0;
         for (size_t t = 0; t < nt; t++) {

@@ -956,6 +956,7 @@ main(int argc, char *argv[])
         { NULL, 0, NULL, 0 },
     };
     bool as_json = false;
+    opterr = 0;                 /* One message of our own, naming it. */
     for (;;) {
         int c = getopt_long(argc, argv, "h", options, NULL);
         if (c == -1) {
@@ -965,7 +966,13 @@ main(int argc, char *argv[])
         case 'j': as_json = true; break;
         case 'h': usage(); return 0;
         default:
-            fprintf(stderr, "ovsdb-stats: invalid option (use --help)\n");
+            if (optopt) {
+                fprintf(stderr, "ovsdb-stats: unknown option -%c (use "
+                        "--help)\n", optopt);
+            } else {
+                fprintf(stderr, "ovsdb-stats: unknown option %s (use "
+                        "--help)\n", argv[optind - 1]);
+            }
             return 2;
         }
     }
@@ -1041,5 +1048,8 @@ main(int argc, char *argv[])
     free(c.distinct.slots);
     schema_destroy(ctx.schema);
     ovsdb_file_close(&f);
-    return fflush(stdout) == 0 ? 0 : 1;
+    if (fflush(stdout) || ferror(stdout)) {
+        ovs_fatal(errno, "standard output: write error");
+    }
+    return 0;
 }
