@@ -31,6 +31,8 @@ struct row {
     uint32_t len;
     int32_t table;
     bool owned;                 /* 'text' is heap memory. */
+    uint32_t record;            /* Record that last wrote it, for errors
+                                 * (fits in what was padding). */
 };
 
 struct row_store {
@@ -456,6 +458,7 @@ apply_table(struct stats_ctx *ctx, struct scan *sc, int ti, bool is_diff)
                 return false;
             }
             row_set_text(r, vs, vlen, false);
+            r->record = sc->record;
             ctx->n_inserts++;
         } else {
             char *err = NULL;
@@ -469,6 +472,7 @@ apply_table(struct stats_ctx *ctx, struct scan *sc, int ti, bool is_diff)
                 return false;
             }
             row_set_text(r, text, len, true);
+            r->record = sc->record;
             ctx->n_modifies++;
         }
         skip_ws(sc);
@@ -718,9 +722,11 @@ count_row(struct counts *c, const struct table *t, int ti,
     struct shash_node *node;
     SHASH_FOR_EACH (node, json_object(row)) {
         if (table_find_column(t, node->name) < 0) {
+            /* The message first: the name lives in 'row'. */
+            char *error = xasprintf("table %s has no column \"%s\"",
+                                    t->name, node->name);
             json_destroy(row);
-            return xasprintf("table %s has no column \"%s\"", t->name,
-                             node->name);
+            return error;
         }
     }
     for (size_t ci = 0; ci < t->n_columns; ci++) {
@@ -1024,11 +1030,16 @@ main(int argc, char *argv[])
         }
         char *cerr = count_row(&c, &ctx.schema->tables[row->table],
                                row->table, row);
-        if (cerr) {
-            ovs_fatal(0, "%s: %s row at byte %zu: %s", file_name,
+        if (cerr && row->owned) {
+            /* Merged from several records: no one offset. */
+            ovs_fatal(0, "%s: record %"PRIu32" (last change of a %s row): "
+                      "%s", file_name, row->record,
+                      ctx.schema->tables[row->table].name, cerr);
+        } else if (cerr) {
+            ovs_fatal(0, "%s: record %"PRIu32", %s row at byte %zu: %s",
+                      file_name, row->record,
                       ctx.schema->tables[row->table].name,
-                      row->owned ? (size_t) 0 : (size_t) (row->text - f.data),
-                      cerr);
+                      (size_t) (row->text - f.data), cerr);
         }
     }
     if (as_json) {
