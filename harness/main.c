@@ -60,7 +60,8 @@ usage(FILE *stream)
 "  --mode tree|cache|direct|serialized  --table T  --condition JSON\n"
 "  --txns M  --entries E  --followers F\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
-"names file, record and byte offset), 2 on bad usage.\n");
+"names file, record and byte offset), 2 on bad usage (also an --output or\n"
+"--results that cannot be written, checked before the run).\n");
 }
 
 static OVS_NO_RETURN void
