@@ -290,6 +290,18 @@ main(int argc, char *argv[])
         return 2;
     }
 
+    /* Hashing reads the whole file first: /dev/zero would never end, and
+     * a pipe would be consumed before the workload reads it. */
+    struct stat st;
+    if (o.dataset && !stat(o.dataset, &st) && !S_ISREG(st.st_mode)
+        && (S_ISDIR(st.st_mode) || !o.no_sha256)) {
+        fprintf(stderr, "%s: %s: %s, not an OVSDB file%s\n", program_name,
+                o.dataset, S_ISDIR(st.st_mode) ? "a directory"
+                                               : "not a regular file",
+                S_ISDIR(st.st_mode) ? "" : " (--no-sha256 reads a pipe)");
+        return 1;
+    }
+
     char sha256[65] = "";
     if (o.dataset && !o.no_sha256) {
         error = file_sha256(o.dataset, sha256);

@@ -150,6 +150,14 @@ def main():
     for w in [db, 'Logical_Switch_Port']:
         if w not in p.stderr:
             fail('wrong-schema table message lacks %s: %s' % (w, p.stderr))
+    # A device as DATASET: refused rather than hashed forever; with
+    # --no-sha256 it is read, and is not OVSDB.
+    p = run([exe, 'load', '/dev/zero'], expect_rc=1)
+    if '/dev/zero: not a regular file' not in p.stderr:
+        fail('/dev/zero as DATASET: %s' % p.stderr)
+    p = run([exe, 'load', '--no-sha256', '/dev/zero'], expect_rc=1)
+    if 'record 0 at byte offset 0' not in p.stderr:
+        fail('/dev/zero with --no-sha256: %s' % p.stderr)
     # The table on a full standard output: a runtime error, not silence.
     with open('/dev/full', 'w') as full:
         p = subprocess.run([exe, 'load', db], stdout=full,
