@@ -388,6 +388,7 @@ main(int argc, char *argv[])
     char *dir = dir_of(output);
     struct out out;
     out_init(&out, fd, dir);
+    out.name = output;          /* A full disk stops generation at once. */
     struct gen g;
     gen_init(&g, profile, seed, &out);
     /* Progress lines appear only in runs longer than 2 s. */
