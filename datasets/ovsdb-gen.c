@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ds.h"
@@ -170,6 +171,53 @@ dir_of(const char *path)
     return xmemdup0(path, slash - path);
 }
 
+/* An input file must be a regular file: reading a directory would only
+ * say "read error". */
+static void
+check_input_file(const char *option, const char *file)
+{
+    struct stat st;
+
+    if (stat(file, &st)) {
+        ovs_fatal(errno, "%s: cannot open", file);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ovs_fatal(0, "%s: %s given to --%s is not a regular file", file,
+                  S_ISDIR(st.st_mode) ? "directory" : "special file",
+                  option);
+    }
+}
+
+/* Checks before generating that 'file' (given to --'option') can be
+ * written through a temporary file beside it and renamed into place. */
+static void
+check_output_path(const char *option, const char *file)
+{
+    struct stat st;
+
+    if (!file[0]) {
+        usage_error("--%s: empty file name", option);
+    }
+    if (!stat(file, &st) && !S_ISREG(st.st_mode)) {
+        /* The rename would fail on a directory and replace a device such
+         * as /dev/full by a regular file. */
+        usage_error("--%s: \"%s\" is %s, not a regular file", option, file,
+                    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+    }
+    char *dir = dir_of(file);
+    if (stat(dir, &st)) {
+        usage_error("--%s: \"%s\": directory \"%s\": %s", option, file,
+                    dir, strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        usage_error("--%s: \"%s\": \"%s\" is not a directory", option, file,
+                    dir);
+    } else if (access(dir, W_OK | X_OK)) {
+        usage_error("--%s: \"%s\": cannot write in directory \"%s\": %s",
+                    option, file, dir, strerror(errno));
+    }
+    free(dir);
+}
+
 struct options {
     const char *schema_file, *profile_file, *output, *report, *form;
     double scale;
@@ -199,8 +247,9 @@ parse_options(int argc, char *argv[], struct options *o)
 
     *o = (struct options) { .form = "snapshot", .scale = 1.0, .seed = 1,
                             .txns = 1000 };
+    opterr = 0;                 /* One message of our own, naming it. */
     for (;;) {
-        int c = getopt_long(argc, argv, "o:qh", options, NULL);
+        int c = getopt_long(argc, argv, ":o:qh", options, NULL);
         if (c == -1) {
             break;
         }
@@ -242,7 +291,13 @@ parse_options(int argc, char *argv[], struct options *o)
         case OPT_PROGRESS: o->show_progress = true; break;
         case 'q': o->quiet = true; break;
         case 'h': usage(); exit(0);
-        default: usage_error("invalid option");
+        case ':':
+            usage_error("option %s needs an argument", argv[optind - 1]);
+        default:
+            if (optopt) {
+                usage_error("unknown option -%c", optopt);
+            }
+            usage_error("unknown option %s", argv[optind - 1]);
         }
     }
     if (optind < argc) {
@@ -252,6 +307,12 @@ parse_options(int argc, char *argv[], struct options *o)
         usage_error("--schema, --profile and --output are required");
     }
     o->log_form = !strcmp(o->form, "log");
+    check_output_path("output", o->output);
+    if (o->report) {
+        check_output_path("report", o->report);
+    }
+    check_input_file("schema", o->schema_file);
+    check_input_file("profile", o->profile_file);
 }
 
 /* Creates the temporary output, to be renamed into place when complete. */
@@ -301,7 +362,7 @@ generate(struct gen *g, struct out *out, const struct db_schema *schema,
         gen_log_records(g, o->txns);
     }
     if (out->error) {
-        ovs_fatal(out->error, "%s: write error", output_file.tmp_name);
+        ovs_fatal(out->error, "%s: write error", output_file.name);
     }
 }
 
@@ -342,11 +403,20 @@ main(int argc, char *argv[])
     if (!profile_resolve(profile, o.scale, o.seed, &err)) {
         ovs_fatal(0, "%s", err);
     }
+    bool any_table = false;
+    for (size_t t = 0; t < schema->n_tables; t++) {
+        any_table = any_table || profile->tables[t];
+    }
+    if (!any_table) {
+        ovs_fatal(0, "%s: no table statements: nothing to generate",
+                  o.profile_file);
+    }
 
     int fd = open_output(o.output);
     char *dir = dir_of(o.output);
     struct out out;
     out_init(&out, fd, dir);
+    out.name = o.output;
     struct gen g;
     gen_init(&g, profile, o.seed, &out);
     /* Progress lines appear only in runs longer than 2 s. */
@@ -355,10 +425,6 @@ main(int argc, char *argv[])
 
     struct initial_counts initial;
     generate(&g, &out, schema, &o, &initial);
-    err = out_file_commit(&output_file);
-    if (err) {
-        ovs_fatal(0, "%s", err);
-    }
     double seconds = gen_now() - g.start_time;
     /* CPU time as well: on a shared machine wall time includes waiting. */
     struct rusage ru;
@@ -371,6 +437,12 @@ main(int argc, char *argv[])
                      initial.by_type, o.form, o.scale, o.seed,
                      o.log_form ? o.txns : 0, out.file_bytes, seconds,
                      cpu_seconds);
+    }
+    /* The database goes into place last, so a report that cannot be
+     * written leaves neither file behind. */
+    err = out_file_commit(&output_file);
+    if (err) {
+        ovs_fatal(0, "%s", err);
     }
     if (!o.quiet) {
         print_summary(&g, &out, &o, initial.total, seconds, cpu_seconds);

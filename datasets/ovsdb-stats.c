@@ -33,6 +33,8 @@ struct row {
     uint32_t len;
     int32_t table;
     bool owned;                 /* 'text' is heap memory. */
+    uint32_t record;            /* Record that last wrote it, for errors
+                                 * (fits in what was padding). */
 };
 
 struct row_store {
@@ -416,6 +418,7 @@ apply_table(struct stats_ctx *ctx, struct scan *sc, int ti, bool is_diff)
                 return false;
             }
             row_set_text(r, vs, vlen, false);
+            r->record = sc->record;
             ctx->n_inserts++;
         } else {
             char *err = NULL;
@@ -429,6 +432,7 @@ apply_table(struct stats_ctx *ctx, struct scan *sc, int ti, bool is_diff)
                 return false;
             }
             row_set_text(r, text, len, true);
+            r->record = sc->record;
             ctx->n_modifies++;
         }
         skip_ws(sc);
@@ -678,9 +682,11 @@ count_row(struct counts *c, const struct table_schema *t, int ti,
     struct shash_node *node;
     SHASH_FOR_EACH (node, json_object(row)) {
         if (table_schema_column_index(t, node->name) < 0) {
+            /* The message first: the name lives in 'row'. */
+            char *error = xasprintf("table %s has no column \"%s\"",
+                                    t->name, node->name);
             json_destroy(row);
-            return xasprintf("table %s has no column \"%s\"", t->name,
-                             node->name);
+            return error;
         }
     }
     for (size_t ci = 0; ci < t->n_columns; ci++) {
@@ -917,6 +923,7 @@ parse_options(int argc, char *argv[])
         { NULL, 0, NULL, 0 },
     };
     bool as_json = false;
+    opterr = 0;                 /* One message of our own, naming it. */
     for (;;) {
         int c = getopt_long(argc, argv, "h", options, NULL);
         if (c == -1) {
@@ -926,7 +933,13 @@ parse_options(int argc, char *argv[])
         case 'j': as_json = true; break;
         case 'h': usage(); exit(0);
         default:
-            fprintf(stderr, "ovsdb-stats: invalid option (use --help)\n");
+            if (optopt) {
+                fprintf(stderr, "ovsdb-stats: unknown option -%c (use "
+                        "--help)\n", optopt);
+            } else {
+                fprintf(stderr, "ovsdb-stats: unknown option %s (use "
+                        "--help)\n", argv[optind - 1]);
+            }
             exit(2);
         }
     }
@@ -990,13 +1003,18 @@ count_rows(const struct stats_ctx *ctx, const struct mapped_reader *f,
         if (!row->text) {
             continue;
         }
-        char *error = count_row(c, ctx->schema->tables[row->table],
-                                row->table, row);
-        if (error) {
-            ovs_fatal(0, "%s: %s row at byte offset %zu: %s", ctx->file,
+        char *cerr = count_row(c, ctx->schema->tables[row->table],
+                               row->table, row);
+        if (cerr && row->owned) {
+            /* Merged from several records: no one offset. */
+            ovs_fatal(0, "%s: record %"PRIu32" (last change of a %s row): "
+                      "%s", ctx->file, row->record,
+                      ctx->schema->tables[row->table]->name, cerr);
+        } else if (cerr) {
+            ovs_fatal(0, "%s: record %"PRIu32", %s row at byte offset %zu: "
+                      "%s", ctx->file, row->record,
                       ctx->schema->tables[row->table]->name,
-                      row->owned ? (size_t) 0 : (size_t) (row->text - f->data),
-                      error);
+                      (size_t) (row->text - f->data), cerr);
         }
     }
 }
@@ -1033,5 +1051,8 @@ main(int argc, char *argv[])
     free(c.distinct.slots);
     db_schema_destroy(ctx.schema);
     mapped_reader_close(&f);
-    return fflush(stdout) == 0 ? 0 : 1;
+    if (fflush(stdout) || ferror(stdout)) {
+        ovs_fatal(errno, "standard output: write error");
+    }
+    return 0;
 }

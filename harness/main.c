@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "build-info.h"
 #include "ovsdb/datum.h"
@@ -59,7 +61,8 @@ usage(FILE *stream)
 "  --mode tree|cache|direct|serialized  --table T  --condition JSON\n"
 "  --txns M  --entries E  --followers F\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
-"names file, record and byte offset), 2 on bad usage.\n");
+"names file, record and byte offset), 2 on bad usage (also an --output or\n"
+"--results that cannot be written, checked before the run).\n");
 }
 
 static OVS_NO_RETURN void
@@ -128,8 +131,9 @@ parse_options(int argc, char *argv[], struct workload_options *o)
     memset(o, 0, sizeof *o);
     o->repetitions = 1;
     o->seed = 1;
+    opterr = 0;                 /* One message of our own, naming it. */
     for (;;) {
-        int c = getopt_long(argc, argv, "h", long_options, NULL);
+        int c = getopt_long(argc, argv, ":h", long_options, NULL);
         if (c == -1) {
             break;
         }
@@ -196,8 +200,13 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         case OPT_HELP:
             usage(stdout);
             exit(0);
+        case ':':
+            usage_error("option %s needs an argument", argv[optind - 1]);
         default:
-            usage_error("bad option");
+            if (optopt) {
+                usage_error("unknown option -%c", optopt);
+            }
+            usage_error("unknown option %s", argv[optind - 1]);
         }
     }
 
@@ -211,6 +220,41 @@ parse_options(int argc, char *argv[], struct workload_options *o)
     }
     o->workload = argv[optind];
     o->dataset = n_args == 2 ? argv[optind + 1] : NULL;
+}
+
+/* Checks before the run that 'file' (given to --'option') can be written
+ * where out_file_open() will write it, so that a long run does not end in
+ * an error; the write can still fail later (e.g. a full disk). */
+static void
+check_output_path(const char *option, const char *file)
+{
+    struct stat st;
+
+    if (!file[0]) {
+        usage_error("--%s: empty file name", option);
+    }
+    if (!stat(file, &st) && !S_ISREG(st.st_mode)) {
+        /* The rename would replace it: a directory fails, a device
+         * (/dev/null, /dev/full) would be replaced by a regular file. */
+        usage_error("--%s: \"%s\" is %s, not a regular file", option, file,
+                    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+    }
+
+    const char *slash = strrchr(file, '/');
+    char *dir = (!slash ? xstrdup(".")
+                 : slash == file ? xstrdup("/")
+                 : xmemdup0(file, slash - file));
+    if (stat(dir, &st)) {
+        usage_error("--%s: \"%s\": directory \"%s\": %s", option, file,
+                    dir, strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        usage_error("--%s: \"%s\": \"%s\" is not a directory", option, file,
+                    dir);
+    } else if (access(dir, W_OK | X_OK)) {
+        usage_error("--%s: \"%s\": cannot write in directory \"%s\": %s",
+                    option, file, dir, strerror(errno));
+    }
+    free(dir);
 }
 
 int
@@ -229,12 +273,34 @@ main(int argc, char *argv[])
     if (w->needs_dataset && !o.dataset) {
         usage_error("workload %s needs a DATASET file", w->name);
     }
+    if (o.output && strcmp(w->name, "dump") && strcmp(w->name, "compact")) {
+        usage_error("--output: workload %s writes no output (only dump and "
+                    "compact do)", w->name);
+    }
+    if (o.output) {
+        check_output_path("output", o.output);
+    }
+    if (o.results) {
+        check_output_path("results", o.results);
+    }
     char *error = w->prepare(&o);
     if (error) {
         fprintf(stderr, "%s: %s: %s (try --help)\n", program_name, w->name,
                 error);
         free(error);
         return 2;
+    }
+
+    /* Hashing reads the whole file first: /dev/zero would never end, and
+     * a pipe would be consumed before the workload reads it. */
+    struct stat st;
+    if (o.dataset && !stat(o.dataset, &st) && !S_ISREG(st.st_mode)
+        && (S_ISDIR(st.st_mode) || !o.no_sha256)) {
+        fprintf(stderr, "%s: %s: %s, not an OVSDB file%s\n", program_name,
+                o.dataset, S_ISDIR(st.st_mode) ? "a directory"
+                                               : "not a regular file",
+                S_ISDIR(st.st_mode) ? "" : " (--no-sha256 reads a pipe)");
+        return 1;
     }
 
     char sha256[65] = "";
@@ -297,6 +363,11 @@ main(int argc, char *argv[])
                o.dataset ? o.dataset : "built-in data", info->name,
                metrics_allocator(), ds_cstr(&params));
         results_print_table(&phases, stdout);
+        if (fflush(stdout) || ferror(stdout)) {
+            fprintf(stderr, "%s: standard output: write error: %s\n",
+                    program_name, strerror(errno));
+            status = 1;
+        }
     }
     ds_destroy(&params);
     phases_destroy(&phases);

@@ -44,7 +44,8 @@ monitor_prepare(struct workload_options *o)
     }
     if (strcmp(o->mode, "tree") && strcmp(o->mode, "cache")
         && strcmp(o->mode, "direct")) {
-        return xasprintf("--mode must be tree, cache or direct");
+        return xasprintf("--mode: \"%s\" is not tree, cache or direct",
+                         o->mode);
     }
     if (!o->table) {
         o->table = "Logical_Flow";

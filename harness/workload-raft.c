@@ -29,7 +29,8 @@ raft_prepare(struct workload_options *o)
         o->mode = "tree";
     }
     if (strcmp(o->mode, "tree") && strcmp(o->mode, "serialized")) {
-        return xasprintf("--mode must be tree or serialized");
+        return xasprintf("--mode: \"%s\" is not tree or serialized",
+                         o->mode);
     }
     return NULL;
 }

@@ -37,7 +37,8 @@ txn_prepare(struct workload_options *o)
         o->txns = 1000;
     }
     if ((long long) o->clients * o->txns > 50000000) {
-        return xasprintf("--clients x --txns must be at most 50000000");
+        return xasprintf("--clients %d x --txns %d: must be at most "
+                         "50000000", o->clients, o->txns);
     }
     return NULL;
 }

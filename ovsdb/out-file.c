@@ -34,8 +34,8 @@ out_file_open(struct out_file *f, const char *name)
         }
     }
     if (!f->stream) {
-        char *error = xasprintf("%s: cannot create: %s", f->tmp_name,
-                                strerror(errno));
+        char *error = xasprintf("%s: cannot create %s: %s", f->name,
+                                f->tmp_name, strerror(errno));
         out_file_clear(f);
         return error;
     }
@@ -52,7 +52,7 @@ char *
 out_file_write(struct out_file *f, const void *data, size_t n)
 {
     if (n && fwrite(data, 1, n, f->stream) != n) {
-        return xasprintf("%s: write error: %s", f->tmp_name, strerror(errno));
+        return xasprintf("%s: write error: %s", f->name, strerror(errno));
     }
     return NULL;
 }
@@ -63,11 +63,11 @@ out_file_commit(struct out_file *f)
     char *error = NULL;
 
     if (fclose(f->stream)) {
-        error = xasprintf("%s: write error: %s", f->tmp_name, strerror(errno));
+        error = xasprintf("%s: write error: %s", f->name, strerror(errno));
         unlink(f->tmp_name);
     } else if (rename(f->tmp_name, f->name)) {
-        error = xasprintf("%s: cannot rename to %s: %s", f->tmp_name, f->name,
-                          strerror(errno));
+        error = xasprintf("%s: cannot rename %s to it: %s", f->name,
+                          f->tmp_name, strerror(errno));
         unlink(f->tmp_name);
     }
     out_file_clear(f);

@@ -39,6 +39,19 @@ out_destroy(struct out *o)
     EVP_MD_CTX_free(o->sha);
 }
 
+/* Keeps the first error; with a name to report, stops right away: on a
+ * full disk there is no point in generating the rest. */
+static void
+note_error(struct out *o, int err)
+{
+    if (err && !o->error) {
+        o->error = err;
+        if (o->name) {
+            ovs_fatal(err, "%s: write error", o->name);
+        }
+    }
+}
+
 static int
 write_all(int fd, const char *p, size_t n)
 {
@@ -87,9 +100,7 @@ out_record_begin_direct(struct out *o, int digits)
     char gap[128];
     memset(gap, ' ', sizeof gap);
     int err = write_all(o->fd, gap, o->header_room);
-    if (err && !o->error) {
-        o->error = err;
-    }
+    note_error(o, err);
     o->file_bytes += o->header_room;
 }
 
@@ -115,9 +126,7 @@ out_spill(struct out *o, size_t n)
     if (o->len && o->direct) {
         EVP_DigestUpdate(o->sha, o->buf, o->len);
         int err = write_all(o->fd, o->buf, o->len);
-        if (err && !o->error) {
-            o->error = err;
-        }
+        note_error(o, err);
         o->file_bytes += o->len;
         o->record_bytes += o->len;
         o->len = 0;
@@ -130,9 +139,7 @@ out_spill(struct out *o, size_t n)
             }
         }
         int err = write_all(o->spool_fd, o->buf, o->len);
-        if (err && !o->error) {
-            o->error = err;
-        }
+        note_error(o, err);
         o->spooled += o->len;
         o->record_bytes += o->len;
         o->len = 0;
@@ -231,9 +238,7 @@ record_end_direct(struct out *o, const char *header, size_t n)
     o->len = 0;
     o->record_bytes = 0;
     o->direct = false;
-    if (err && !o->error) {
-        o->error = err;
-    }
+    note_error(o, err);
     return err;
 }
 
@@ -268,9 +273,7 @@ out_record_end(struct out *o)
     o->len = 0;
     o->spooled = 0;
     o->record_bytes = 0;
-    if (err && !o->error) {
-        o->error = err;
-    }
+    note_error(o, err);
     return err;
 }
 

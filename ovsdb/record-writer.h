@@ -28,6 +28,8 @@ struct out {
     uint64_t file_bytes;        /* Bytes written to 'fd' so far. */
     uint64_t n_records;
     int error;                  /* First errno, or 0. */
+    const char *name;           /* If set, a write error is fatal and
+                                 * names it (ovs_fatal()). */
     bool direct;                /* Body goes straight to 'fd'. */
     uint64_t header_offset;     /* Direct: where the header gap starts, */
     size_t header_room;         /* and its size. */

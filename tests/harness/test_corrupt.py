@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Bad input gets a clear error: for each kind of damage, jsonbench exits
-with status 1, names the file, the record and its byte offset (and what is
-wrong), and leaves no output file, not even a temporary one.
+"""Bad input gets a clear error: for each kind of damage (missing, empty,
+a directory, not OVSDB at all, truncated in a header or a body, wrong
+length or SHA-1, invalid JSON, tables, columns or types the schema lacks, a
+bad schema, clustered), jsonbench exits with status 1, prints one line that
+names the file, the record and its byte offset (and what is wrong), and
+leaves no output file, not even a temporary one.
 
 usage: test_corrupt.py EXE DB   (DB: a valid log-form file, >= 3 records)
 """
@@ -59,6 +62,20 @@ def wrong_type(payload):
     fail('no integer column in record 1')
 
 
+def unknown_column(payload):
+    """'payload' with a column the schema lacks added to its first row."""
+    txn = json.loads(payload)
+    for rows in txn.values():
+        for row in (rows.values() if isinstance(rows, dict) else []):
+            if isinstance(row, dict):
+                row['no_such_column'] = 1
+                return json.dumps(txn).encode() + b'\n'
+    fail('no row in record 1')
+
+
+DIRECTORY = object()     # A case whose "file" is a directory.
+
+
 def main():
     exe, db = sys.argv[1:3]
     with open(db, 'rb') as f:
@@ -79,6 +96,21 @@ def main():
         # (name, file bytes or None for a missing file, record, offset,
         #  words the message must contain)
         ('missing', None, None, None, ['cannot open']),
+        ('directory', DIRECTORY, None, None, ['directory']),
+        ('empty', b'', None, None, ['empty file']),
+        ('not-ovsdb-text', b'hello, world\n', 0, 0, ['bad record header']),
+        ('not-ovsdb-binary', bytes(i % 256 for i in range(11, 4000)
+                                   if i % 256 != 10), 0, 0,
+         ['bad record header']),
+        ('not-ovsdb-json', b'{"name": "OVN_Northbound", "tables": {}}\n',
+         0, 0, ['bad record header']),
+        ('truncated-header-0', data[:20], 0, 0, ['truncated record']),
+        ('truncated-body-0', data[:recs[0][2] + 10], 0, 0,
+         ['truncated record']),
+        ('truncated-body-1', data[:d1_off + length1 // 2], 1, h1_off,
+         ['truncated record']),
+        ('truncated-header-1', data[:h1_off + 5], 1, h1_off,
+         ['truncated record']),
         ('truncated', data[:recs[last][2] + len(recs[last][3]) // 2], last,
          recs[last][0], ['truncated record']),
         ('truncated-header', data[:recs[last][0] + 12], last, recs[last][0],
@@ -96,6 +128,8 @@ def main():
         ('no-such-table', rebuild(recs, 1, payload=b'{"No_Such_Table":'
                                   b'{}}\n'), 1, h1_off,
          ['does not match the schema', 'No_Such_Table']),
+        ('no-such-column', rebuild(recs, 1, payload=unknown_column(d1)), 1,
+         h1_off, ['does not match the schema', 'no_such_column']),
         ('wrong-type', rebuild(recs, 1, payload=wrong_type(d1)), 1,
          h1_off, ['does not match the schema', 'expected integer']),
         ('bad-schema', rebuild(recs, 0, payload=b'{"name":"x"}\n'), 0, 0,
@@ -105,7 +139,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, content, record, offset, words in cases:
             path = os.path.join(tmp, name + '.db')
-            if content is not None:
+            if content is DIRECTORY:
+                os.mkdir(path)
+            elif content is not None:
                 with open(path, 'wb') as f:
                     f.write(content)
             out = os.path.join(tmp, name + '.out')
@@ -122,8 +158,11 @@ def main():
                     if w not in msg:
                         fail('%s (%s): message lacks "%s": %s'
                              % (name, workload, w, msg))
-                if 'AddressSanitizer' in msg or 'runtime error' in msg:
+                if 'Sanitizer' in msg or 'runtime error' in msg:
                     fail('%s: sanitizer report: %s' % (name, msg))
+                if len(msg.splitlines()) != 1:
+                    fail('%s (%s): wanted one line: %s' % (name, workload,
+                                                           msg))
                 left = [f for f in os.listdir(tmp)
                         if f.startswith(name + '.out')]
                 if left:
