@@ -1019,6 +1019,9 @@ parse_key_line(struct lexer *lx, struct profile *p, struct table_spec *ts)
     e->p = prob;
     if (!parse_atom_spec(lx, p->schema, &cs->col->value,
                          cs->salt + cs->n_entries + 7, where, &e->value)) {
+        /* The entry is not counted, so cleanup would not see what the
+         * spec allocated before it failed. */
+        atom_spec_destroy(&e->value);
         free(key_text);
         return false;
     }
@@ -1164,6 +1167,14 @@ profile_check(struct lexer *lx, struct profile *p)
     for (size_t t = 0; ok && t < s->n_tables; t++) {
         const struct table_spec *ts = p->tables[t];
         if (!ts) {
+            /* Owned rows need the child table's own "table" line (without
+             * it nothing counts them; profile_resolve() relies on it). */
+            if (owned[t]) {
+                lex_error(lx, "table %s: rows owned through a children "
+                          "column, so declare it \"table %s children\"",
+                          s->tables[t].name, s->tables[t].name);
+                ok = false;
+            }
             continue;
         }
         if (ts->children && !owned[t]) {
