@@ -54,8 +54,8 @@ case $parallel in 1|2) ;; *) echo "fuzz.sh: --parallel is 1 or 2" >&2
                              exit 2 ;; esac
 seconds=$(awk -v m="$minutes" 'BEGIN { s = int(m * 60); print s < 1 ? 1 : s }')
 
-# clang and its runtimes (libFuzzer) are in the project's deps.
-scripts/deps.sh
+# clang and its runtimes (libFuzzer) are only in the fuzz deps.
+scripts/deps.sh --fuzz
 
 B=build-fuzz
 if [ ! -f $B/build.ninja ]; then
@@ -112,6 +112,12 @@ for t in "${targets[@]}"; do
       ;;
   esac
 done
+# Dictionaries of the tokens each input format is made of (fuzz/*.dict).
+mkdir -p $B/dict
+cp fuzz/json.dict $B/dict/json-differential.dict
+cat fuzz/json.dict fuzz/ovsdb.dict >$B/dict/ovsdb-load.dict
+cp $B/dict/ovsdb-load.dict $B/dict/schema.dict
+cp fuzz/profile.dict $B/dict/profile.dict
 [ $build_only -eq 1 ] && exit 0
 
 # Inputs are capped near the largest seed; the JSON target's seeds are small.
@@ -129,7 +135,8 @@ run() {  # run TARGET: fuzz it, log to $B/logs/TARGET.log
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   nice $B/fuzz/$t $B/corpus/$t \
     -max_total_time="$seconds" -max_len="$(max_len $t)" \
-    -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
+    -dict=$B/dict/$t.dict -timeout=30 -rss_limit_mb=2048 \
+    -print_final_stats=1 \
     -artifact_prefix=$B/artifacts/$t/ >$B/logs/$t.log 2>&1 || true
   echo $(($(date +%s) - start)) >$B/logs/$t.seconds
 }
