@@ -174,7 +174,17 @@ profile_check(struct lexer *lx, struct profile *p)
         }
     }
     for (size_t t = 0; ok && t < n; t++) {
-        ok = !p->tables[t] || check_table_uses(lx, p->tables[t], &u);
+        if (!p->tables[t] && u.owned[t]) {
+            /* Owned rows need the child table's own "table" line (without
+             * it nothing counts them; profile_resolve() relies on it). */
+            lex_error(lx, "table %s: rows owned through a children column, "
+                      "so declare it \"table %s children\"",
+                      p->schema->tables[t]->name,
+                      p->schema->tables[t]->name);
+            ok = false;
+        } else {
+            ok = !p->tables[t] || check_table_uses(lx, p->tables[t], &u);
+        }
     }
     for (size_t i = 0; ok && i < p->n_ops; i++) {
         ok = check_log_op(lx, p, &p->ops[i], &u);

@@ -247,6 +247,9 @@ parse_key_line(struct lexer *lx, struct profile *p, struct table_spec *ts)
     e->p = prob;
     if (!parse_atom_spec(lx, p->schema, &cs->col->type.value,
                          cs->salt + cs->n_entries + 7, where, &e->value)) {
+        /* The entry is not counted, so cleanup would not see what the
+         * spec allocated before it failed. */
+        atom_spec_destroy(&e->value);
         free(key_text);
         return false;
     }

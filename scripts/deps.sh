@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, only if something is
 # missing.  Safe to run again; needs root (or sudo) only when installing.
+#
+# usage: scripts/deps.sh [--fuzz]
+#   --fuzz   also clang 14 and its runtimes (libFuzzer), for scripts/fuzz.sh;
+#            nothing else needs them
 set -euo pipefail
 
 packages=(
-  build-essential meson ninja-build pkg-config clang libclang-rt-14-dev
+  build-essential meson ninja-build pkg-config
   libbenchmark-dev libjemalloc-dev libssl-dev
   hyperfine valgrind python3 python3-matplotlib python3-scipy
   openvswitch-common ovn-common ovn-central
 )
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

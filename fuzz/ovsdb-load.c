@@ -1,0 +1,94 @@
+/* fuzz/ovsdb-load: the harness's OVSDB file loader (record reader, schema,
+ * record application) on any bytes.
+ *
+ * The only harness call is db_load_file() (then db_n_rows() and
+ * db_destroy() on success), so the target follows the loader wherever it
+ * moves.  It must give a database, or an error that names the file, the
+ * record and the byte offset; never a crash, leak or assertion.
+ *
+ * Input: one mode byte, then
+ *   mode bit 0 clear  the file, as is;
+ *   mode bit 0 set    one record per line: each line is wrapped in a correct
+ *                     "OVSDB JSON <length> <sha1>" header (the newline counts
+ *                     in the length, as OVS writes it), so the fuzzer reaches
+ *                     past the SHA-1 check into the schema and the records.
+ * With FUZZ_SAVE_INPUT=FILE the database file built is saved there. */
+#include <openssl/sha.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "db_file.h"
+#include "ds.h"
+#include "fuzz-file.h"
+
+static void
+put_record(struct ds *out, const uint8_t *line, size_t n)
+{
+    struct ds data = DS_EMPTY_INITIALIZER;
+    unsigned char sha1[SHA_DIGEST_LENGTH];
+
+    ds_put_buffer(&data, (const char *) line, n);
+    ds_put_char(&data, '\n');
+    SHA1((const unsigned char *) data.string, data.length, sha1);
+
+    ds_put_format(out, "OVSDB JSON %zu ", data.length);
+    for (int i = 0; i < SHA_DIGEST_LENGTH; i++) {
+        ds_put_format(out, "%02x", sha1[i]);
+    }
+    ds_put_char(out, '\n');
+    ds_put_buffer(out, data.string, data.length);
+    ds_destroy(&data);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct ds file = DS_EMPTY_INITIALIZER;
+
+    if (!size) {
+        return 0;
+    }
+    bool wrap = data[0] & 1;
+    data++;
+    size--;
+    if (wrap) {
+        while (size) {
+            const uint8_t *nl = memchr(data, '\n', size);
+            size_t n = nl ? (size_t) (nl - data) : size;
+            put_record(&file, data, n);
+            n += nl != NULL;
+            data += n;
+            size -= n;
+        }
+    } else {
+        ds_put_buffer(&file, (const char *) data, size);
+    }
+
+    struct fuzz_file f;
+    fuzz_file_open(&f, file.string, file.length);
+    ds_destroy(&file);
+
+    struct db *db;
+    char *error = db_load_file(f.name, &db, NULL);
+    if (error) {
+        bool empty = strstr(error, "empty file") != NULL;
+        if (strncmp(error, f.name, strlen(f.name))
+            || (!empty && (!strstr(error, "record ")
+                           || !strstr(error, "byte offset")))) {
+            fprintf(stderr, "ovsdb-load: error does not name file, record "
+                    "and byte offset: %s\n", error);
+            abort();
+        }
+        free(error);
+    } else {
+        (void) db_n_rows(db);
+        db_destroy(db);
+    }
+    fuzz_file_close(&f);
+    return 0;
+}
