@@ -1,0 +1,197 @@
+"""Runs workloads x datasets x real OVS targets and writes a results folder
+in the suite's layout (index.json, env.json, runs/*.json), so that the
+report, compare and gate read it like the model's."""
+
+import hashlib
+import os
+import platform
+import subprocess
+import sys
+import time
+
+from . import gbench
+from . import workloads as wl
+from .proc import RunError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))))
+SCHEMAS = {"nb": "/usr/share/ovn/ovn-nb.ovsschema",
+           "sb": "/usr/share/ovn/ovn-sb.ovsschema"}
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def add_run_args(p):
+    p.add_argument("--dataset", action="append", default=[],
+                   help="an OVSDB standalone file (repeatable)")
+    p.add_argument("--scale", help="comma list: generate NB and SB at these "
+                   "scales into datasets/out/ (as scripts/suite.sh names them)")
+    p.add_argument("--seed", type=int, default=1, help="dataset seed (1)")
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
+                   help="meson build dir holding datasets/ovsdb-gen")
+    p.add_argument("--workloads", default="load,dump,compact",
+                   help="comma list of %s" % ",".join(wl.WORKLOADS))
+    p.add_argument("--repetitions", type=int, default=3)
+    p.add_argument("--out", help="results folder (default "
+                   "results/<UTC stamp>-real-ovs)")
+
+
+def schema_kind(path):
+    with open(path, "rb") as f:
+        head = f.read(4096).decode("utf-8", "replace")
+    for name, kind in (("OVN_Southbound", "sb"), ("OVN_Northbound", "nb")):
+        if name in head:
+            return kind
+    return "db"
+
+
+def record_count(path, limit=3):
+    """Records in an OVSDB file (counting header lines), up to 'limit'."""
+    n = 0
+    with open(path, "rb") as f:
+        for line in f:
+            if line.startswith(b"OVSDB "):
+                n += 1
+                if n >= limit:
+                    break
+    return n
+
+
+def sha256_of(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def generated_path(kind, scale, form, seed):
+    return os.path.join(ROOT, "datasets", "out", "%s-s%g-%s-seed%d.ovsdb"
+                        % (kind, scale, form, seed))
+
+
+def ensure_generated(args, kind, scale, form):
+    path = generated_path(kind, scale, form, args.seed)
+    if os.path.exists(path):
+        return path
+    gen = os.path.join(args.build_dir, "datasets", "ovsdb-gen")
+    if not os.access(gen, os.X_OK):
+        raise SystemExit("real-ovs: %s is missing (build the project first)"
+                         % gen)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    log("real-ovs: generating %s" % os.path.relpath(path, ROOT))
+    subprocess.run([gen, "-q", "--schema", SCHEMAS[kind], "--profile",
+                    os.path.join(ROOT, "datasets", "profiles",
+                                 kind + ".profile"),
+                    "--scale", "%g" % scale, "--form", form,
+                    "--seed", str(args.seed), "-o", path], check=True)
+    return path
+
+
+def datasets_from_args(args, workloads):
+    """Dataset dicts as the suite makes them: label, path, kind, scale, form."""
+    out = []
+    for p in args.dataset:
+        if not os.path.exists(p):
+            raise SystemExit("real-ovs: dataset %s not found" % p)
+        label = os.path.basename(p).rsplit(".", 1)[0]
+        form = "log" if record_count(p) > 2 else "snapshot"
+        out.append({"label": label, "path": os.path.abspath(p),
+                    "kind": schema_kind(p), "scale": None, "form": "any"
+                    if len(args.dataset) == 1 else form})
+    for s in (args.scale or "").split(","):
+        if not s:
+            continue
+        scale = float(s)
+        for kind in ("nb", "sb"):
+            forms = ["snapshot"] + (["log"] if "compact" in workloads else [])
+            for form in forms:
+                out.append({"label": "%s-%g%s" % (kind, scale, "-log"
+                                                  if form == "log" else ""),
+                            "path": ensure_generated(args, kind, scale, form),
+                            "kind": kind, "scale": scale, "form": form})
+    if not out:
+        raise SystemExit("real-ovs: give --dataset FILE or --scale S")
+    return out
+
+
+def plan(workloads, datasets):
+    """(workload, dataset) pairs: compact on log forms, the rest on
+    snapshots; a dataset of form 'any' takes every workload."""
+    jobs = []
+    for w in workloads:
+        want = "log" if w == "compact" else "snapshot"
+        for ds in datasets:
+            if ds["form"] in (want, "any"):
+                jobs.append((w, ds))
+    return jobs
+
+
+def env_json(args, targets, datasets, duration):
+    return {
+        "source": "real-ovs",
+        "command": " ".join(sys.argv),
+        "kernel": platform.release(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "targets": [dict(t.context(), name=t.name,
+                         programs=t.programs) for t in targets],
+        "datasets": [{k: d.get(k) for k in ("label", "path", "kind",
+                                             "scale", "form")}
+                     for d in datasets],
+        "duration_s": round(duration, 1),
+    }
+
+
+def run_job(target, workload, ds, repetitions, sha):
+    fn = wl.get(workload)
+    reps = [fn(target, ds, {}) for _ in range(repetitions)]
+    ctx = gbench.context(target, workload, "repetitions=%d" % repetitions,
+                         dataset=ds["path"], dataset_sha256=sha)
+    return gbench.document(ctx, reps)
+
+
+def run(args, targets, failures):
+    workloads = [w for w in args.workloads.split(",") if w]
+    for w in workloads:
+        wl.get(w)
+    datasets = datasets_from_args(args, workloads)
+    if not targets:
+        log("real-ovs: no target to run")
+        return 1
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    out_dir = args.out or os.path.join(ROOT, "results", stamp + "-real-ovs")
+    os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
+    shas = {d["path"]: sha256_of(d["path"]) for d in datasets}
+    start = time.time()
+    index = []
+    jobs = [(t, w, d) for t in targets for (w, d) in plan(workloads, datasets)]
+    for i, (t, w, ds) in enumerate(jobs, 1):
+        log("[%d/%d] %s %s %s" % (i, len(jobs), t.name, w, ds["label"]))
+        name = "%s__%s__%s" % (ds["label"], w, t.name)
+        try:
+            doc = run_job(t, w, ds, args.repetitions, shas[ds["path"]])
+        except (RunError, OSError) as e:
+            log("    FAILED: %s" % e)
+            failures.append({"impl": t.name, "workload": w,
+                             "dataset": ds["label"], "error": str(e)})
+        else:
+            path = os.path.join(out_dir, "runs", name + ".json")
+            gbench.write_atomic(path, doc)
+            index.append({"file": os.path.relpath(path, out_dir),
+                          "impl": t.name, "workload": w, "variant": w,
+                          "dataset": ds["label"], "kind": ds["kind"].upper(),
+                          "scale": ds["scale"], "form": ds["form"],
+                          "clients": None, "mode": None, "params": "",
+                          "allocator": "glibc", "source": "harness",
+                          "real_ovs": True, "ovs_version": t.version,
+                          "ovs_commit": t.commit})
+        gbench.write_atomic(os.path.join(out_dir, "index.json"),
+                            {"entries": index, "failures": failures})
+    gbench.write_atomic(os.path.join(out_dir, "env.json"),
+                        env_json(args, targets, datasets, time.time() - start))
+    log("real-ovs: %d results, %d failures in %s"
+        % (len(index), len(failures), out_dir))
+    return 1 if failures else 0
