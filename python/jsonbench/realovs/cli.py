@@ -2,6 +2,7 @@
 
 import argparse
 import re
+import signal
 import sys
 
 from . import build as build_mod
@@ -66,7 +67,14 @@ def add_target_args(p):
                    help="rebuild commits whose cached build failed")
 
 
+def _terminate(signum, frame):
+    # SIGTERM/SIGHUP unwind like Ctrl-C, so every RunDir stops its servers.
+    raise KeyboardInterrupt("signal %d" % signum)
+
+
 def main(argv):
+    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGHUP, _terminate)
     p = argparse.ArgumentParser(prog="real-ovs.sh", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="build refs into the cache, run nothing")

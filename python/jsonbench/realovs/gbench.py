@@ -63,6 +63,10 @@ def row(name, fields):
     return out
 
 
+def renamed(r, name):
+    return dict(r, name=name, run_name=name)
+
+
 def _aggregate(runs, how):
     first = runs[0]
     out = {"name": "%s_%s" % (first["run_name"], how),
