@@ -50,6 +50,15 @@ def snapshot(pid):
             "rss": m.get("rss", 0), "hwm": m.get("hwm", 0)}
 
 
+def _alive(pid):
+    """True while 'pid' exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 class Proc:
     """A started process: Popen plus where its output goes."""
 
@@ -117,7 +126,12 @@ class RunDir:
     def __init__(self, prefix="realovs-", base=None, keep=False):
         self.path = tempfile.mkdtemp(prefix=prefix, dir=base)
         self.procs = []
+        self.adopted = []
         self.keep = keep
+        # OVS programs put default sockets, pidfiles and logs here, not in
+        # /var/run/openvswitch.
+        self.env = dict(os.environ, OVS_RUNDIR=self.path,
+                        OVS_DBDIR=self.path, OVS_LOGDIR=self.path)
 
     def file(self, name):
         return os.path.join(self.path, name)
@@ -132,13 +146,34 @@ class RunDir:
             try:
                 p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                      stdout=out, stderr=ef, cwd=self.path,
-                                     start_new_session=True)
+                                     start_new_session=True, env=self.env)
             finally:
                 if stdout is not None:
                     out.close()
         proc = Proc(p, name, err)
         self.procs.append(proc)
         return proc
+
+    def adopt(self, pid, name):
+        """A process one of ours left running on its own (a daemon that
+        wrote its pid to a pidfile): stopped by that pid when we close."""
+        self.adopted.append((pid, name))
+
+    def _stop_adopted(self):
+        for pid, name in self.adopted:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    break
+                for _ in range(100):
+                    if not _alive(pid):
+                        break
+                    time.sleep(0.05)
+                else:
+                    continue
+                break
+        self.adopted = []
 
     def stop(self, proc, timeout=10):
         """Stops one of our processes: SIGTERM to its group, then SIGKILL."""
@@ -156,6 +191,7 @@ class RunDir:
                 continue
 
     def close(self):
+        self._stop_adopted()
         for proc in reversed(self.procs):
             self.stop(proc)
         if not self.keep:

@@ -13,16 +13,36 @@ phases (harness/wl_*.c) so that report, compare and gate read both:
   compact  compact/compact `ovsdb-tool compact` to a new file: wall, CPU,
                            peak RSS from wait4(); the process reads and
                            writes, so this row is the model's load+compact
+  monitor  monitor/load, monitor/initial, monitor/updates
+                           N `ovsdb-client monitor-cond` clients on
+                           Logical_Flow with the model's condition (each
+                           --detach'es once it has the initial reply), then
+                           K transactions that each modify R matching rows;
+                           server CPU per phase, cpu_after_load_s, per-batch
+                           transaction wall as iterations, and the long poll
+                           intervals the server logged (>= 1 s) as
+                           poll_interval_{count,min,median,p95,max}_ms
 """
 
+import json
 import os
+import random
+import statistics
+import subprocess
+import time
 
 from . import gbench
-from .proc import RunDir, RunError, copy_file, run_to_end
+from .proc import RunDir, RunError, copy_file, run_to_end, snapshot
 from .server import Server
 
 TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
-WORKLOADS = ("load", "dump", "compact")
+WORKLOADS = ("load", "dump", "compact", "monitor")
+MONITOR_DEFAULTS = {"clients": 10, "batches": 5, "batch_rows": 100,
+                    "table": "Logical_Flow",
+                    "condition": '[["actions","!=","drop;"]]',
+                    # The column the batches change: a plain string outside
+                    # the condition, so every change is one "modify".
+                    "column": "match"}
 
 
 def _cpu_fields(user, sys_):
@@ -96,6 +116,131 @@ def compact(target, ds, opts):
                        "bytes_out": os.path.getsize(dst),
                        "file_bytes": os.path.getsize(ds["path"])})
         return [gbench.row("compact/compact", fields)]
+
+
+def _db_name(target, path):
+    p = subprocess.run([target.path("ovsdb-tool"), "db-name", path],
+                       capture_output=True, text=True)
+    if p.returncode:
+        raise RunError("%s: %s" % (path, p.stderr.strip()))
+    return p.stdout.strip()
+
+
+def _transact(target, rd, srv, ops, name):
+    """One `ovsdb-client transact`; returns (reply, wall seconds)."""
+    out = rd.file(name + ".out")
+    r = run_to_end(rd, [target.path("ovsdb-client"), "transact", srv.remote,
+                        json.dumps(ops)], name, TOOL_TIMEOUT_S, stdout=out)
+    with open(out) as f:
+        reply = json.load(f)
+    for res in reply:
+        if isinstance(res, dict) and "error" in res:
+            raise RunError("%s: transaction failed: %s" % (name, res))
+    return reply, r["wall"]
+
+
+def _settle(pid, quiet_s=0.3, timeout=600):
+    """Waits until the server's CPU time stops moving (it has sent what
+    it had to send); returns its snapshot then."""
+    deadline = time.monotonic() + timeout
+    last = snapshot(pid)
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        now = snapshot(pid)
+        if now["user"] + now["sys"] == last["user"] + last["sys"]:
+            return now
+        last = now
+    return last
+
+
+def _percentile(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
+
+
+def monitor(target, ds, opts):
+    o = dict(MONITOR_DEFAULTS, **opts)
+    with RunDir() as rd:
+        srv, loaded, load_fields = _served(target, rd, ds)
+        db = _db_name(target, srv.db)
+
+        t0 = time.monotonic()
+        clients = []
+        for c in range(o["clients"]):
+            pidfile = rd.file("mon%d.pid" % c)
+            p = rd.start([target.path("ovsdb-client"), "--detach",
+                          "--no-chdir", "--pidfile=" + pidfile,
+                          "monitor-cond", srv.remote, db, o["condition"],
+                          o["table"]], "mon%d" % c,
+                         stdout=rd.file("mon%d.out" % c))
+            clients.append((p, pidfile))
+        for p, pidfile in clients:
+            # The parent exits once the daemon has the initial reply.
+            status, _, _ = p.wait(TOOL_TIMEOUT_S)
+            if status:
+                raise RunError("%s: monitor client: %s"
+                               % (ds["path"], p.stderr_tail()))
+            with open(pidfile) as f:
+                rd.adopt(int(f.read().split()[0]), p.name + "-daemon")
+        initial = _settle(srv.proc.pid)
+        init_wall = time.monotonic() - t0
+
+        where = [json.loads(o["condition"])[0]] \
+            if o["condition"] != "[true]" else []
+        reply, _ = _transact(target, rd, srv, [db, {
+            "op": "select", "table": o["table"], "where": where,
+            "columns": ["_uuid"]}], "select")
+        uuids = sorted(r["_uuid"][1] for r in reply[0]["rows"])
+        if not uuids:
+            raise RunError("%s: no %s row matches %s"
+                           % (ds["path"], o["table"], o["condition"]))
+        per_batch = min(o["batch_rows"], len(uuids))
+        stride = max(1, len(uuids) // per_batch)
+        rng = random.Random(1)
+        before = snapshot(srv.proc.pid)
+        t1 = time.monotonic()
+        walls = []
+        for k in range(o["batches"]):
+            start = rng.randrange(len(uuids))
+            ops = [db] + [{
+                "op": "update", "table": o["table"],
+                "where": [["_uuid", "==", ["uuid", uuids[(start + i * stride)
+                                                          % len(uuids)]]]],
+                "row": {o["column"]: "batch%d-row%d" % (k, i)}}
+                for i in range(per_batch)]
+            _, wall = _transact(target, rd, srv, ops, "batch%d" % k)
+            walls.append(wall * 1e3)
+        after = _settle(srv.proc.pid)
+        upd_wall = time.monotonic() - t1
+        srv.check_log(ds["path"])
+        polls = srv.poll_intervals_ms()
+
+        def phase(a, b, wall):
+            f = {"real_time": wall * 1e3}
+            f.update(_cpu_fields(b["user"] - a["user"], b["sys"] - a["sys"]))
+            f.update({"rss_bytes": b["rss"], "peak_rss_bytes": b["hwm"]})
+            return f
+
+        init_f = phase(loaded, initial, init_wall)
+        init_f["rows_matching"] = len(uuids)
+        upd_f = phase(before, after, upd_wall)
+        cpu_after_load = (after["user"] + after["sys"]
+                          - loaded["user"] - loaded["sys"])
+        upd_f.update({
+            "iter_min_ms": min(walls), "iter_median_ms":
+            statistics.median(walls), "iter_max_ms": max(walls),
+            "cpu_after_load_s": cpu_after_load, "rows_per_batch": per_batch,
+            "clients": o["clients"],
+            "poll_interval_count": len(polls),
+            "poll_interval_min_ms": min(polls) if polls else 0,
+            "poll_interval_median_ms": statistics.median(polls)
+            if polls else 0,
+            "poll_interval_p95_ms": _percentile(polls, 95) if polls else 0,
+            "poll_interval_max_ms": max(polls) if polls else 0})
+        srv.stop()
+        return [gbench.row("monitor/load", load_fields),
+                gbench.row("monitor/initial", init_f),
+                gbench.row("monitor/updates", upd_f)]
 
 
 def get(name):
