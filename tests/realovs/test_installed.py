@@ -192,6 +192,33 @@ def test_corrupt(tmp):
           % (time.monotonic() - t0))
 
 
+def test_monitor(tmp):
+    """Real monitor-cond clients: they detach as daemons, so this also
+    checks that the runner stops them by their pidfile pid."""
+    db = gen(tmp, "sb", 0.01)
+    out = os.path.join(tmp, "res-mon")
+    argv = runner(tmp, out, [db], "monitor") + [
+        "--clients", "2", "--batches", "3", "--batch-rows", "5"]
+    p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
+                       text=True, timeout=RUN_TIMEOUT)
+    if p.returncode:
+        fail("monitor: exit %d: %s" % (p.returncode, p.stderr))
+    check_none_left(tmp, "monitor")
+    with open(os.path.join(out, "index.json")) as f:
+        e = json.load(f)["entries"][0]
+    with open(os.path.join(out, e["file"])) as f:
+        doc = json.load(f)
+    if metric(doc, "monitor/updates", "rows_per_batch") != 5:
+        fail("monitor: rows_per_batch")
+    for name, key in (("monitor/initial", "cpu_time"),
+                      ("monitor/initial", "rows_matching"),
+                      ("monitor/updates", "iter_median_ms"),
+                      ("monitor/updates", "cpu_after_load_s")):
+        if not metric(doc, name, key) > 0:
+            fail("monitor: %s %s not positive" % (name, key))
+    print("ok: monitor with real clients")
+
+
 def test_killed(tmp):
     """The runner killed while a server runs stops that server."""
     db = gen(tmp, "sb", 0.05)
@@ -228,6 +255,7 @@ def main():
         try:
             test_results(tmp)
             test_corrupt(tmp)
+            test_monitor(tmp)
             test_killed(tmp)
         finally:
             # Whatever happened above, nothing of ours stays running.

@@ -1,4 +1,9 @@
-"""Argument parsing for the real-OVS runner (scripts/real-ovs.sh)."""
+"""Argument parsing for the real-OVS runner (scripts/real-ovs.sh):
+
+  build   build OVS refs (or a tarball) into the cache, print the targets
+  run     run workloads on the installed binaries and/or built refs
+  tables  model-vs-real and real A/B tables from results folders
+"""
 
 import argparse
 import re
@@ -81,9 +86,14 @@ def main(argv):
     add_target_args(b)
     r = sub.add_parser("run", help="run workloads on real OVS targets")
     add_target_args(r)
-    from . import runner
+    from . import runner, tables
     runner.add_run_args(r)
+    t = sub.add_parser("tables", help="model-vs-real and real A/B tables "
+                       "(markdown) from results folders")
+    tables.add_args(t)
     args = p.parse_args(argv)
+    if args.cmd == "tables":
+        return tables.main(args)
     targets, failures = targets_from_args(args)
     if args.cmd == "build":
         for t in targets:

@@ -3,6 +3,7 @@ in the suite's layout (index.json, env.json, runs/*.json), so that the
 report, compare and gate read it like the model's."""
 
 import hashlib
+import json
 import os
 import platform
 import subprocess
@@ -34,6 +35,12 @@ def add_run_args(p):
     p.add_argument("--workloads", default="load,dump,compact",
                    help="comma list of %s" % ",".join(wl.WORKLOADS))
     p.add_argument("--repetitions", type=int, default=3)
+    p.add_argument("--clients", type=int, default=10,
+                   help="monitor: ovsdb-client monitor-cond clients (10)")
+    p.add_argument("--batches", type=int, default=5,
+                   help="monitor: update transactions (5)")
+    p.add_argument("--batch-rows", type=int, default=100,
+                   help="monitor: rows modified per transaction (100)")
     p.add_argument("--out", help="results folder (default "
                    "results/<UTC stamp>-real-ovs)")
 
@@ -145,7 +152,7 @@ def env_json(args, targets, datasets, duration):
     }
 
 
-def run_job(target, workload, ds, repetitions, sha, shared):
+def run_job(target, workload, ds, repetitions, sha, shared, opts):
     """One job's document.  'dump' starts the server exactly as 'load'
     does and measures that start as dump/load, so when both run on one
     dataset, load reuses those rows (kept in 'shared') instead of loading
@@ -156,10 +163,13 @@ def run_job(target, workload, ds, repetitions, sha, shared):
                  if r["name"] == "dump/load"] for rows in shared.pop(key)]
     else:
         fn = wl.get(workload)
-        reps = [fn(target, ds, {}) for _ in range(repetitions)]
+        reps = [fn(target, ds, opts) for _ in range(repetitions)]
         if workload == "dump":
             shared[key] = reps
-    ctx = gbench.context(target, workload, "repetitions=%d" % repetitions,
+    params = "repetitions=%d" % repetitions
+    if workload == "monitor":
+        params += " " + " ".join("%s=%s" % kv for kv in sorted(opts.items()))
+    ctx = gbench.context(target, workload, params,
                          dataset=ds["path"], dataset_sha256=sha)
     return gbench.document(ctx, reps)
 
@@ -178,16 +188,25 @@ def run(args, targets, failures):
     shas = {d["path"]: sha256_of(d["path"]) for d in datasets}
     start = time.time()
     index = []
+    # An existing folder is added to (one target per invocation, one report).
+    old = os.path.join(out_dir, "index.json")
+    if os.path.exists(old):
+        with open(old) as f:
+            prev = json.load(f)
+        index = prev.get("entries", [])
+        failures[:0] = prev.get("failures", [])
     # dump before load on the same dataset: load reuses dump's start.
     order = sorted(workloads, key=lambda w: (w != "dump", w != "load"))
     jobs = [(t, w, d) for t in targets for (w, d) in plan(order, datasets)]
     shared = {}
+    opts = {"clients": args.clients, "batches": args.batches,
+            "batch_rows": args.batch_rows}
     for i, (t, w, ds) in enumerate(jobs, 1):
         log("[%d/%d] %s %s %s" % (i, len(jobs), t.name, w, ds["label"]))
         name = "%s__%s__%s" % (ds["label"], w, t.name)
         try:
             doc = run_job(t, w, ds, args.repetitions, shas[ds["path"]],
-                          shared)
+                          shared, opts)
         except (RunError, OSError) as e:
             log("    FAILED: %s" % e)
             failures.append({"impl": t.name, "workload": w,
@@ -199,7 +218,8 @@ def run(args, targets, failures):
                           "impl": t.name, "workload": w, "variant": w,
                           "dataset": ds["label"], "kind": ds["kind"].upper(),
                           "scale": ds["scale"], "form": ds["form"],
-                          "clients": None, "mode": None, "params": "",
+                          "clients": args.clients if w == "monitor"
+                          else None, "mode": None, "params": "",
                           "allocator": "glibc", "source": "harness",
                           "real_ovs": True, "ovs_version": t.version,
                           "ovs_commit": t.commit})
