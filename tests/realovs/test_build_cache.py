@@ -75,7 +75,7 @@ def main():
             fail("installed target did not run: %s" % index)
         if not any(f.get("target") == "ovs-HEAD" for f in index["failures"]):
             fail("build failure not in index.json: %s" % index["failures"])
-        keys = os.listdir(cache)
+        keys = [k for k in os.listdir(cache) if not k.endswith(".lock")]
         if len(keys) != 1 or len(keys[0]) != 40:
             fail("cache not keyed by commit: %s" % keys)
         meta_path = os.path.join(cache, keys[0], "build.json")

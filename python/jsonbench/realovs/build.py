@@ -9,6 +9,7 @@ does not retry a commit that cannot build with this toolchain) unless
 retry_failed is set.
 """
 
+import fcntl
 import hashlib
 import json
 import os
@@ -150,6 +151,16 @@ def build(key, prepare, cache_dir=None, jobs=2, retry_failed=False,
     with the log tail when the build fails."""
     cache_dir = cache_dir or default_cache_dir()
     root = os.path.join(cache_dir, key)
+    os.makedirs(cache_dir, exist_ok=True)
+    # One builder per key at a time: a second runner waits, then finds
+    # the finished build.json.
+    with open(root + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_locked(key, root, prepare, jobs, retry_failed, label,
+                             source)
+
+
+def _build_locked(key, root, prepare, jobs, retry_failed, label, source):
     meta_path = os.path.join(root, "build.json")
     if os.path.exists(meta_path):
         with open(meta_path) as f:

@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -18,6 +19,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
 SCHEMAS = {"nb": "/usr/share/ovn/ovn-nb.ovsschema",
            "sb": "/usr/share/ovn/ovn-sb.ovsschema"}
+
+
+GENERATED_NAME = re.compile(r"^(nb|sb)-s([0-9.e+-]+)-(snapshot|log)-seed\d+"
+                            r"\.ovsdb$")
 
 
 def log(msg):
@@ -103,6 +108,16 @@ def datasets_from_args(args, workloads):
     for p in args.dataset:
         if not os.path.exists(p):
             raise SystemExit("real-ovs: dataset %s not found" % p)
+        m = GENERATED_NAME.match(os.path.basename(p))
+        if m:
+            # A file the suite generated gets the suite's label, so that
+            # model and real results on it line up.
+            kind, scale, form = m.group(1), float(m.group(2)), m.group(3)
+            out.append({"label": "%s-%g%s" % (kind, scale, "-log"
+                                              if form == "log" else ""),
+                        "path": os.path.abspath(p), "kind": kind,
+                        "scale": scale, "form": form})
+            continue
         label = os.path.basename(p).rsplit(".", 1)[0]
         form = "log" if record_count(p) > 2 else "snapshot"
         out.append({"label": label, "path": os.path.abspath(p),
