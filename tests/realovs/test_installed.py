@@ -40,6 +40,7 @@ def env_for(tmp):
     env["PYTHONPATH"] = os.path.join(ROOT, "python")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["TMPDIR"] = tmp      # run dirs (sockets, db copies) go in here
+    env["JSONBENCH_OVS_CACHE"] = os.path.join(tmp, "cache")  # txn client
     return env
 
 
@@ -219,6 +220,30 @@ def test_monitor(tmp):
     print("ok: monitor with real clients")
 
 
+def test_txn(tmp):
+    """The project's C client: C concurrent clients x M inserts."""
+    db = gen(tmp, "nb", 0.002)
+    out = os.path.join(tmp, "res-txn")
+    argv = runner(tmp, out, [db], "txn") + ["--clients", "3", "--txns",
+                                            "40"]
+    p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
+                       text=True, timeout=RUN_TIMEOUT)
+    if p.returncode:
+        fail("txn: exit %d: %s" % (p.returncode, p.stderr))
+    check_none_left(tmp, "txn")
+    with open(os.path.join(out, "index.json")) as f:
+        e = json.load(f)["entries"][0]
+    with open(os.path.join(out, e["file"])) as f:
+        doc = json.load(f)
+    if metric(doc, "txn/server", "items") != 120:
+        fail("txn: %r transactions, wanted 120"
+             % metric(doc, "txn/server", "items"))
+    for key in ("txn_per_s", "iter_median_ms", "real_time", "rss_bytes"):
+        if not metric(doc, "txn/server", key) > 0:
+            fail("txn: %s not positive" % key)
+    print("ok: txn, %.0f inserts/s" % metric(doc, "txn/server", "txn_per_s"))
+
+
 def test_killed(tmp):
     """The runner killed while a server runs stops that server."""
     db = gen(tmp, "sb", 0.05)
@@ -256,6 +281,7 @@ def main():
             test_results(tmp)
             test_corrupt(tmp)
             test_monitor(tmp)
+            test_txn(tmp)
             test_killed(tmp)
         finally:
             # Whatever happened above, nothing of ours stays running.

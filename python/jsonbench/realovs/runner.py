@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+from . import build as build_mod
 from . import gbench
 from . import workloads as wl
 from .proc import RunError
@@ -40,12 +41,19 @@ def add_run_args(p):
     p.add_argument("--workloads", default="load,dump,compact",
                    help="comma list of %s" % ",".join(wl.WORKLOADS))
     p.add_argument("--repetitions", type=int, default=3)
-    p.add_argument("--clients", type=int, default=10,
-                   help="monitor: ovsdb-client monitor-cond clients (10)")
+    p.add_argument("--clients", type=int,
+                   help="monitor: ovsdb-client monitor-cond clients (10); "
+                   "txn: concurrent clients (5)")
     p.add_argument("--batches", type=int, default=5,
                    help="monitor: update transactions (5)")
     p.add_argument("--batch-rows", type=int, default=100,
                    help="monitor: rows modified per transaction (100)")
+    p.add_argument("--txns", type=int, default=1000,
+                   help="txn: inserts per client (1000; --clients "
+                   "defaults to 5 for txn)")
+    p.add_argument("--txn-client", help="tools/ovsdb-txn-client executable "
+                   "(default: BUILD-DIR/tools/, else compiled into the "
+                   "build cache)")
     p.add_argument("--out", help="results folder (default "
                    "results/<UTC stamp>-real-ovs)")
 
@@ -141,14 +149,37 @@ def datasets_from_args(args, workloads):
 
 def plan(workloads, datasets):
     """(workload, dataset) pairs: compact on log forms, the rest on
-    snapshots; a dataset of form 'any' takes every workload."""
+    snapshots; a dataset of form 'any' takes every workload.  txn has its
+    own schema: it runs once, filed under the first NB dataset, as the
+    suite files the model's txn."""
     jobs = []
     for w in workloads:
         want = "log" if w == "compact" else "snapshot"
-        for ds in datasets:
-            if ds["form"] in (want, "any"):
-                jobs.append((w, ds))
+        mine = [ds for ds in datasets if ds["form"] in (want, "any")]
+        if w == "txn":
+            mine = ([ds for ds in mine if ds["kind"] == "nb"] or mine)[:1]
+        jobs += [(w, ds) for ds in mine]
     return jobs
+
+
+def txn_client(args):
+    """The C client: given, built by meson, or compiled into the cache."""
+    if args.txn_client:
+        return args.txn_client
+    built = os.path.join(args.build_dir, "tools", "ovsdb-txn-client")
+    if os.access(built, os.X_OK):
+        return built
+    src = os.path.join(ROOT, "tools", "ovsdb-txn-client.c")
+    cache = args.cache_dir or build_mod.default_cache_dir()
+    exe = os.path.join(cache, "tools", "ovsdb-txn-client-" +
+                       sha256_of(src)[:12])
+    if not os.access(exe, os.X_OK):
+        os.makedirs(os.path.dirname(exe), exist_ok=True)
+        cc = os.environ.get("CC", "cc")
+        subprocess.run([cc, "-std=c11", "-D_GNU_SOURCE", "-O2", "-o",
+                        exe + ".tmp", src], check=True)
+        os.replace(exe + ".tmp", exe)
+    return exe
 
 
 def env_json(args, targets, datasets, duration):
@@ -182,8 +213,9 @@ def run_job(target, workload, ds, repetitions, sha, shared, opts):
         if workload == "dump":
             shared[key] = reps
     params = "repetitions=%d" % repetitions
-    if workload == "monitor":
-        params += " " + " ".join("%s=%s" % kv for kv in sorted(opts.items()))
+    if workload in ("monitor", "txn"):
+        params += " " + " ".join("%s=%s" % kv for kv in sorted(opts.items())
+                                 if kv[0] != "txn_client")
     ctx = gbench.context(target, workload, params,
                          dataset=ds["path"], dataset_sha256=sha)
     return gbench.document(ctx, reps)
@@ -214,11 +246,15 @@ def run(args, targets, failures):
     order = sorted(workloads, key=lambda w: (w != "dump", w != "load"))
     jobs = [(t, w, d) for t in targets for (w, d) in plan(order, datasets)]
     shared = {}
-    opts = {"clients": args.clients, "batches": args.batches,
-            "batch_rows": args.batch_rows}
+    mon_opts = {"clients": args.clients or 10, "batches": args.batches,
+                "batch_rows": args.batch_rows}
+    txn_opts = {"clients": args.clients or 5, "txns": args.txns}
+    if "txn" in workloads:
+        txn_opts["txn_client"] = txn_client(args)
     for i, (t, w, ds) in enumerate(jobs, 1):
         log("[%d/%d] %s %s %s" % (i, len(jobs), t.name, w, ds["label"]))
         name = "%s__%s__%s" % (ds["label"], w, t.name)
+        opts = {"monitor": mon_opts, "txn": txn_opts}.get(w, {})
         try:
             doc = run_job(t, w, ds, args.repetitions, shas[ds["path"]],
                           shared, opts)
@@ -233,8 +269,8 @@ def run(args, targets, failures):
                           "impl": t.name, "workload": w, "variant": w,
                           "dataset": ds["label"], "kind": ds["kind"].upper(),
                           "scale": ds["scale"], "form": ds["form"],
-                          "clients": args.clients if w == "monitor"
-                          else None, "mode": None, "params": "",
+                          "clients": opts.get("clients"),
+                          "mode": None, "params": "",
                           "allocator": "glibc", "source": "harness",
                           "real_ovs": True, "ovs_version": t.version,
                           "ovs_commit": t.commit})

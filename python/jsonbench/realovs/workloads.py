@@ -22,6 +22,12 @@ phases (harness/wl_*.c) so that report, compare and gate read both:
                            transaction wall as iterations, and the long poll
                            intervals the server logged (>= 1 s) as
                            poll_interval_{count,min,median,p95,max}_ms
+  txn      txn/server      --clients concurrent JSON-RPC clients x --txns
+                           inserts of the model's 4-column row into a fresh
+                           database of the model's schema, by the project's
+                           C client (tools/ovsdb-txn-client.c, one process,
+                           poll()): client wall, server CPU and RSS,
+                           txn_per_s, latency as iter_*_ms + latency_p95_ms
 """
 
 import json
@@ -36,7 +42,13 @@ from .proc import RunDir, RunError, copy_file, run_to_end, snapshot
 from .server import Server
 
 TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
-WORKLOADS = ("load", "dump", "compact", "monitor")
+WORKLOADS = ("load", "dump", "compact", "monitor", "txn")
+# harness/wl_txn.c's schema.
+TXN_SCHEMA = {"name": "bench", "version": "1.0.0", "tables": {"Bench": {
+    "columns": {"name": {"type": "string"},
+                "description": {"type": "string"},
+                "enabled": {"type": "boolean"},
+                "count": {"type": "integer"}}}}}
 MONITOR_DEFAULTS = {"clients": 10, "batches": 5, "batch_rows": 100,
                     "table": "Logical_Flow",
                     "condition": '[["actions","!=","drop;"]]',
@@ -241,6 +253,47 @@ def monitor(target, ds, opts):
         return [gbench.row("monitor/load", load_fields),
                 gbench.row("monitor/initial", init_f),
                 gbench.row("monitor/updates", upd_f)]
+
+
+def txn(target, ds, opts):
+    client = opts.get("txn_client")
+    if not client:
+        raise RunError("txn needs the C client (tools/ovsdb-txn-client)")
+    with RunDir() as rd:
+        schema = rd.file("bench.ovsschema")
+        with open(schema, "w") as f:
+            json.dump(TXN_SCHEMA, f)
+        db = rd.file("bench.ovsdb")
+        run_to_end(rd, [target.path("ovsdb-tool"), "create", db, schema],
+                   "create", 60)
+        srv = Server(target, rd, db)
+        srv.start()
+        srv.wait_served()
+        before = snapshot(srv.proc.pid)
+        out = rd.file("txn.out")
+        r = run_to_end(rd, [client, srv.sock, "bench",
+                            str(opts.get("clients", 5)),
+                            str(opts.get("txns", 1000))],
+                       "txn-client", TOOL_TIMEOUT_S, stdout=out)
+        after = snapshot(srv.proc.pid)
+        srv.check_log()
+        with open(out) as f:
+            res = json.load(f)
+        fields = {"real_time": res["wall_ms"]}
+        fields.update(_cpu_fields(after["user"] - before["user"],
+                                  after["sys"] - before["sys"]))
+        fields.update({"rss_bytes": after["rss"],
+                       "peak_rss_bytes": after["hwm"],
+                       "items": res["txns"],
+                       "iter_min_ms": res["latency_min_ms"],
+                       "iter_median_ms": res["latency_median_ms"],
+                       "iter_max_ms": res["latency_max_ms"],
+                       "latency_p95_ms": res["latency_p95_ms"],
+                       "txn_per_s": res["inserts_per_s"],
+                       "clients": res["clients"],
+                       "client_cpu_s": r["user"] + r["sys"]})
+        srv.stop()
+        return [gbench.row("txn/server", fields)]
 
 
 def get(name):
