@@ -244,6 +244,31 @@ def test_txn(tmp):
     print("ok: txn, %.0f inserts/s" % metric(doc, "txn/server", "txn_per_s"))
 
 
+def test_raft(tmp):
+    """A 3-server cluster on unix sockets, K transactions to the leader."""
+    db = gen(tmp, "nb", 0.002)
+    out = os.path.join(tmp, "res-raft")
+    argv = runner(tmp, out, [db], "raft") + ["--entries", "20"]
+    p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
+                       text=True, timeout=RUN_TIMEOUT)
+    if p.returncode:
+        fail("raft: exit %d: %s" % (p.returncode, p.stderr))
+    check_none_left(tmp, "raft")
+    with open(os.path.join(out, "index.json")) as f:
+        e = json.load(f)["entries"][0]
+    with open(os.path.join(out, e["file"])) as f:
+        doc = json.load(f)
+    if metric(doc, "raft/send", "items") != 20 or \
+            metric(doc, "raft/send", "followers") != 2:
+        fail("raft: wrong entries or followers")
+    for name, key in (("raft/load", "rss_bytes"),
+                      ("raft/load", "follower_rss_bytes"),
+                      ("raft/send", "iter_median_ms")):
+        if not metric(doc, name, key) > 0:
+            fail("raft: %s %s not positive" % (name, key))
+    print("ok: raft cluster")
+
+
 def test_killed(tmp):
     """The runner killed while a server runs stops that server."""
     db = gen(tmp, "sb", 0.05)
@@ -282,6 +307,7 @@ def main():
             test_corrupt(tmp)
             test_monitor(tmp)
             test_txn(tmp)
+            test_raft(tmp)
             test_killed(tmp)
         finally:
             # Whatever happened above, nothing of ours stays running.

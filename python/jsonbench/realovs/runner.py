@@ -51,6 +51,8 @@ def add_run_args(p):
     p.add_argument("--txns", type=int, default=1000,
                    help="txn: inserts per client (1000; --clients "
                    "defaults to 5 for txn)")
+    p.add_argument("--entries", type=int, default=100,
+                   help="raft: transactions through the cluster (100)")
     p.add_argument("--txn-client", help="tools/ovsdb-txn-client executable "
                    "(default: BUILD-DIR/tools/, else compiled into the "
                    "build cache)")
@@ -156,7 +158,7 @@ def plan(workloads, datasets):
     for w in workloads:
         want = "log" if w == "compact" else "snapshot"
         mine = [ds for ds in datasets if ds["form"] in (want, "any")]
-        if w == "txn":
+        if w in ("txn", "raft"):
             mine = ([ds for ds in mine if ds["kind"] == "nb"] or mine)[:1]
         jobs += [(w, ds) for ds in mine]
     return jobs
@@ -213,7 +215,7 @@ def run_job(target, workload, ds, repetitions, sha, shared, opts):
         if workload == "dump":
             shared[key] = reps
     params = "repetitions=%d" % repetitions
-    if workload in ("monitor", "txn"):
+    if workload in ("monitor", "txn", "raft"):
         params += " " + " ".join("%s=%s" % kv for kv in sorted(opts.items())
                                  if kv[0] != "txn_client")
     ctx = gbench.context(target, workload, params,
@@ -254,7 +256,8 @@ def run(args, targets, failures):
     for i, (t, w, ds) in enumerate(jobs, 1):
         log("[%d/%d] %s %s %s" % (i, len(jobs), t.name, w, ds["label"]))
         name = "%s__%s__%s" % (ds["label"], w, t.name)
-        opts = {"monitor": mon_opts, "txn": txn_opts}.get(w, {})
+        opts = {"monitor": mon_opts, "txn": txn_opts,
+                "raft": {"entries": args.entries}}.get(w, {})
         try:
             doc = run_job(t, w, ds, args.repetitions, shas[ds["path"]],
                           shared, opts)

@@ -28,6 +28,12 @@ phases (harness/wl_*.c) so that report, compare and gate read both:
                            C client (tools/ovsdb-txn-client.c, one process,
                            poll()): client wall, server CPU and RSS,
                            txn_per_s, latency as iter_*_ms + latency_p95_ms
+  raft     raft/load, raft/send
+                           a 3-server cluster on unix sockets
+                           (ovsdb-tool create-cluster from the dataset, two
+                           join-cluster), then --entries transactions, each
+                           one insert, sent to the leader; leader and
+                           followers' RSS and CPU, per-transaction latency
 """
 
 import json
@@ -38,11 +44,13 @@ import subprocess
 import time
 
 from . import gbench
+from . import jsonrpc
 from .proc import RunDir, RunError, copy_file, run_to_end, snapshot
 from .server import Server
 
 TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
-WORKLOADS = ("load", "dump", "compact", "monitor", "txn")
+WORKLOADS = ("load", "dump", "compact", "monitor", "txn", "raft")
+RAFT_SERVERS = 3
 # harness/wl_txn.c's schema.
 TXN_SCHEMA = {"name": "bench", "version": "1.0.0", "tables": {"Bench": {
     "columns": {"name": {"type": "string"},
@@ -294,6 +302,108 @@ def txn(target, ds, opts):
                        "client_cpu_s": r["user"] + r["sys"]})
         srv.stop()
         return [gbench.row("txn/server", fields)]
+
+
+def _cluster_status(srv, db):
+    try:
+        out = srv.appctl("cluster/status", db, timeout=10)
+    except RunError:
+        return {}
+    status = {}
+    for line in out.splitlines():
+        if ":" in line:
+            k, v = line.split(":", 1)
+            status[k.strip()] = v.strip()
+    return status
+
+
+def raft(target, ds, opts):
+    entries = opts.get("entries", 100)
+    with RunDir() as rd:
+        tool = target.path("ovsdb-tool")
+        db = _db_name(target, ds["path"])
+        addrs = ["unix:" + rd.file("s%d.raft" % i)
+                 for i in range(RAFT_SERVERS)]
+        files = [rd.file("s%d.ovsdb" % i) for i in range(RAFT_SERVERS)]
+        run_to_end(rd, [tool, "create-cluster", files[0], ds["path"],
+                        addrs[0]], "create-cluster", TOOL_TIMEOUT_S)
+        for i in range(1, RAFT_SERVERS):
+            run_to_end(rd, [tool, "join-cluster", files[i], db, addrs[i],
+                            addrs[0]], "join-cluster%d" % i, 60)
+        t0 = time.monotonic()
+        servers = []
+        for i in range(RAFT_SERVERS):
+            srv = Server(target, rd, files[i], name="s%d" % i)
+            srv.start()
+            servers.append(srv)
+        for srv in servers:
+            srv.wait_served(db_label=ds["path"])
+        # Served is not yet joined: wait until every server is a member
+        # and one of them leads.
+        deadline = time.monotonic() + TOOL_TIMEOUT_S
+        while True:
+            st = [_cluster_status(s, db) for s in servers]
+            leaders = [s for s, x in zip(servers, st)
+                       if x.get("Role") == "leader"]
+            if leaders and all(x.get("Status") == "cluster member"
+                               for x in st):
+                break
+            if time.monotonic() > deadline:
+                raise RunError("%s: raft cluster did not form: %s"
+                               % (ds["path"], st))
+            for s in servers:
+                if not s.proc.alive():
+                    raise RunError("%s: %s exited: %s" % (
+                        ds["path"], s.name, s.proc.stderr_tail()))
+            time.sleep(0.1)
+        formed = time.monotonic() - t0
+        leader = leaders[0]
+        followers = [s for s in servers if s is not leader]
+        before = {s.name: _settle(s.proc.pid) for s in servers}
+
+        def fields(snaps, wall):
+            lead = snaps[leader.name]
+            f = {"real_time": wall * 1e3}
+            f.update(_cpu_fields(lead["user"], lead["sys"]))
+            f.update({"rss_bytes": lead["rss"], "peak_rss_bytes": lead["hwm"],
+                      "follower_rss_bytes": max(snaps[s.name]["rss"]
+                                                for s in followers),
+                      "follower_peak_rss_bytes": max(snaps[s.name]["hwm"]
+                                                     for s in followers),
+                      "follower_cpu_s": sum(snaps[s.name]["user"]
+                                            + snaps[s.name]["sys"]
+                                            for s in followers)})
+            return f
+
+        load_f = fields(before, formed)
+        client = jsonrpc.Client(leader.sock)
+        walls = []
+        t1 = time.monotonic()
+        try:
+            for k in range(entries):
+                t = time.monotonic()
+                client.transact(db, {"op": "insert", "table": "Address_Set",
+                                     "row": {"name": "jsonbench-raft-%d" % k}})
+                walls.append((time.monotonic() - t) * 1e3)
+        except (jsonrpc.JsonRpcError, OSError) as e:
+            raise RunError("%s: raft transaction: %s" % (ds["path"], e))
+        finally:
+            client.close()
+        after = {s.name: _settle(s.proc.pid) for s in servers}
+        send_wall = time.monotonic() - t1
+        delta = {n: dict(after[n], user=after[n]["user"] - before[n]["user"],
+                         sys=after[n]["sys"] - before[n]["sys"])
+                 for n in after}
+        send_f = fields(delta, send_wall)
+        send_f.update({"items": entries, "iter_min_ms": min(walls),
+                       "iter_median_ms": statistics.median(walls),
+                       "iter_max_ms": max(walls),
+                       "followers": len(followers)})
+        for s in servers:
+            s.check_log(ds["path"])
+            s.stop()
+        return [gbench.row("raft/load", load_f),
+                gbench.row("raft/send", send_f)]
 
 
 def get(name):
