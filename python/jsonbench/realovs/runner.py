@@ -228,9 +228,6 @@ def run(args, targets, failures):
     for w in workloads:
         wl.get(w)
     datasets = datasets_from_args(args, workloads)
-    if not targets:
-        log("real-ovs: no target to run")
-        return 1
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     out_dir = args.out or os.path.join(ROOT, "results", stamp + "-real-ovs")
     os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
@@ -244,6 +241,11 @@ def run(args, targets, failures):
             prev = json.load(f)
         index = prev.get("entries", [])
         failures[:0] = prev.get("failures", [])
+    if not targets:
+        log("real-ovs: no target to run")
+        gbench.write_atomic(os.path.join(out_dir, "index.json"),
+                            {"entries": index, "failures": failures})
+        return 1
     # dump before load on the same dataset: load reuses dump's start.
     order = sorted(workloads, key=lambda w: (w != "dump", w != "load"))
     jobs = [(t, w, d) for t in targets for (w, d) in plan(order, datasets)]
@@ -268,7 +270,9 @@ def run(args, targets, failures):
         else:
             path = os.path.join(out_dir, "runs", name + ".json")
             gbench.write_atomic(path, doc)
-            index.append({"file": os.path.relpath(path, out_dir),
+            rel = os.path.relpath(path, out_dir)
+            index = [e for e in index if e["file"] != rel]   # a re-run
+            index.append({"file": rel,
                           "impl": t.name, "workload": w, "variant": w,
                           "dataset": ds["label"], "kind": ds["kind"].upper(),
                           "scale": ds["scale"], "form": ds["form"],
