@@ -225,6 +225,3 @@ def copy_file(src, dst):
     shutil.copyfile(src, dst)
     return dst
 
-
-def children_rusage():
-    return resource.getrusage(resource.RUSAGE_CHILDREN)
