@@ -9,6 +9,7 @@ usage: test_installed.py OVSDB-GEN SOURCE-ROOT
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -269,8 +270,10 @@ def test_raft(tmp):
     print("ok: raft cluster")
 
 
-def test_killed(tmp):
-    """The runner killed while a server runs stops that server."""
+def test_killed(tmp, sig):
+    """The runner killed while a server runs: with SIGTERM it stops the
+    server and removes its run dir; with SIGKILL (no cleanup can run) the
+    server still goes, by the parent-death signal it was started with."""
     db = gen(tmp, "sb", 0.05)
     out = os.path.join(tmp, "res-killed")
     p = subprocess.Popen(runner(tmp, out, [db], "dump", reps=50),
@@ -285,14 +288,21 @@ def test_killed(tmp):
             time.sleep(0.05)
         else:
             fail("no server appeared")
-        p.send_signal(signal.SIGTERM)
+        p.send_signal(sig)
         p.wait(timeout=60)
-        check_none_left(tmp, "runner killed")
+        if sig == signal.SIGKILL:
+            deadline = time.monotonic() + 10
+            while ours(tmp) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            for d in os.listdir(tmp):
+                if d.startswith("realovs-"):
+                    shutil.rmtree(os.path.join(tmp, d))
+        check_none_left(tmp, "runner killed by signal %d" % sig)
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
-    print("ok: a killed runner leaves nothing behind")
+    print("ok: a runner killed by signal %d leaves no process behind" % sig)
 
 
 def main():
@@ -308,7 +318,8 @@ def main():
             test_monitor(tmp)
             test_txn(tmp)
             test_raft(tmp)
-            test_killed(tmp)
+            test_killed(tmp, signal.SIGTERM)
+            test_killed(tmp, signal.SIGKILL)
         finally:
             # Whatever happened above, nothing of ours stays running.
             for pid in ours(tmp):

@@ -6,6 +6,7 @@ one that is still running by its own pid/process group, never by name, and
 then deletes the directory with its sockets, logs and database copies.
 """
 
+import ctypes
 import os
 import resource
 import shutil
@@ -15,11 +16,22 @@ import tempfile
 import time
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+PR_SET_PDEATHSIG = 1
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 class RunError(Exception):
     pass
+
+
+def _die_with_parent():
+    """In the child before exec: SIGTERM it if the runner dies, even by
+    SIGKILL, when no finally block can run (Linux prctl; best effort)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def proc_cpu_s(pid):
@@ -146,7 +158,8 @@ class RunDir:
             try:
                 p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                      stdout=out, stderr=ef, cwd=self.path,
-                                     start_new_session=True, env=self.env)
+                                     start_new_session=True, env=self.env,
+                                     preexec_fn=_die_with_parent)
             finally:
                 if stdout is not None:
                     out.close()
