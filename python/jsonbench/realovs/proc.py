@@ -1,0 +1,240 @@
+"""Process control and measurement from outside: /proc and wait4().
+
+Every process is started in its own session (so its process group id is its
+pid) inside a RunDir, which remembers them; leaving the RunDir stops each
+one that is still running by its own pid/process group, never by name, and
+then deletes the directory with its sockets, logs and database copies.
+"""
+
+import ctypes
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PR_SET_PDEATHSIG = 1
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+class RunError(Exception):
+    pass
+
+
+def _die_with_parent():
+    """In the child before exec: SIGTERM it if the runner dies, even by
+    SIGKILL, when no finally block can run (Linux prctl; best effort)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def proc_cpu_s(pid):
+    """(user, sys) seconds of a live process, from /proc/<pid>/stat."""
+    with open("/proc/%d/stat" % pid) as f:
+        stat = f.read()
+    # The command name may hold spaces: split after its closing paren.
+    fields = stat[stat.rindex(")") + 2:].split()
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def proc_mem(pid):
+    """{'rss': bytes, 'hwm': bytes} of a live process (VmRSS, VmHWM)."""
+    out = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                out["rss"] = int(line.split()[1]) * 1024
+            elif line.startswith("VmHWM:"):
+                out["hwm"] = int(line.split()[1]) * 1024
+    return out
+
+
+def snapshot(pid):
+    user, sys_ = proc_cpu_s(pid)
+    m = proc_mem(pid)
+    return {"wall": time.monotonic(), "user": user, "sys": sys_,
+            "rss": m.get("rss", 0), "hwm": m.get("hwm", 0)}
+
+
+def _alive(pid):
+    """True while 'pid' exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class Proc:
+    """A started process: Popen plus where its output goes."""
+
+    def __init__(self, popen, name, stderr_path):
+        self.popen = popen
+        self.name = name
+        self.stderr_path = stderr_path
+        self.start = time.monotonic()
+        self.rusage = None
+        self.end = None
+
+    @property
+    def pid(self):
+        return self.popen.pid
+
+    def reap(self):
+        """Collects the exit status and rusage if the process has ended
+        (wait4, not Popen.poll, which would lose the rusage)."""
+        if self.rusage is not None:
+            return True
+        try:
+            pid, status, ru = os.wait4(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            # Reaped elsewhere: no rusage to give.
+            self.end = time.monotonic()
+            self.popen.returncode = -1
+            self.rusage = resource.struct_rusage((0,) * 16)
+            return True
+        if not pid:
+            return False
+        self.end = time.monotonic()
+        self.rusage = ru
+        self.popen.returncode = os.waitstatus_to_exitcode(status)
+        return True
+
+    def alive(self):
+        return not self.reap()
+
+    def stderr_tail(self, n=8):
+        try:
+            with open(self.stderr_path, errors="replace") as f:
+                return "".join(f.readlines()[-n:]).strip()
+        except OSError:
+            return ""
+
+    def wait(self, timeout):
+        """Waits for exit with wait4(); returns (status, wall_s, rusage)."""
+        deadline = time.monotonic() + timeout
+        delay = 0.002
+        while True:
+            if self.reap():
+                return (self.popen.returncode, self.end - self.start,
+                        self.rusage)
+            if time.monotonic() > deadline:
+                raise RunError("%s did not finish within %.0f s"
+                               % (self.name, timeout))
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+
+
+class RunDir:
+    """A temporary directory for one run's sockets, logs and files, and the
+    processes started in it.  Use as a context manager."""
+
+    def __init__(self, prefix="realovs-", base=None, keep=False):
+        self.path = tempfile.mkdtemp(prefix=prefix, dir=base)
+        self.procs = []
+        self.adopted = []
+        self.keep = keep
+        # OVS programs put default sockets, pidfiles and logs here, not in
+        # /var/run/openvswitch.
+        self.env = dict(os.environ, OVS_RUNDIR=self.path,
+                        OVS_DBDIR=self.path, OVS_LOGDIR=self.path)
+
+    def file(self, name):
+        return os.path.join(self.path, name)
+
+    def start(self, argv, name, stdout=None):
+        """Starts argv in its own session; stderr goes to <name>.err."""
+        err = self.file(name + ".err")
+        with open(err, "wb") as ef:
+            out = subprocess.DEVNULL
+            if stdout is not None:
+                out = open(stdout, "wb")
+            try:
+                p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                     stdout=out, stderr=ef, cwd=self.path,
+                                     start_new_session=True, env=self.env,
+                                     preexec_fn=_die_with_parent)
+            finally:
+                if stdout is not None:
+                    out.close()
+        proc = Proc(p, name, err)
+        self.procs.append(proc)
+        return proc
+
+    def adopt(self, pid, name):
+        """A process one of ours left running on its own (a daemon that
+        wrote its pid to a pidfile): stopped by that pid when we close."""
+        self.adopted.append((pid, name))
+
+    def _stop_adopted(self):
+        for pid, name in self.adopted:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    break
+                for _ in range(100):
+                    if not _alive(pid):
+                        break
+                    time.sleep(0.05)
+                else:
+                    continue
+                break
+        self.adopted = []
+
+    def stop(self, proc, timeout=10):
+        """Stops one of our processes: SIGTERM to its group, then SIGKILL."""
+        if proc.reap():
+            return
+        for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 10)):
+            try:
+                os.killpg(proc.pid, sig)
+            except ProcessLookupError:
+                pass
+            try:
+                proc.wait(wait)
+                return
+            except RunError:
+                continue
+
+    def close(self):
+        self._stop_adopted()
+        for proc in reversed(self.procs):
+            self.stop(proc)
+        if not self.keep:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def run_to_end(rundir, argv, name, timeout, stdout=None):
+    """Runs argv to completion; returns {'wall','user','sys','maxrss'}.
+    Raises RunError with its stderr tail when it fails."""
+    p = rundir.start(argv, name, stdout=stdout)
+    try:
+        status, wall, ru = p.wait(timeout)
+    except RunError:
+        rundir.stop(p)
+        raise
+    if status:
+        raise RunError("%s exited with status %d: %s"
+                       % (name, status, p.stderr_tail()))
+    return {"wall": wall, "user": ru.ru_utime, "sys": ru.ru_stime,
+            "maxrss": ru.ru_maxrss * 1024}
+
+
+def copy_file(src, dst):
+    shutil.copyfile(src, dst)
+    return dst
+

@@ -1,0 +1,77 @@
+"""A real OVS to measure: where its four programs are and how it was made."""
+
+import os
+import shutil
+import subprocess
+
+PROGRAMS = ("ovsdb-server", "ovsdb-tool", "ovsdb-client", "ovs-appctl")
+# Where each program sits in a built source tree.
+TREE_PATHS = {
+    "ovsdb-server": "ovsdb/ovsdb-server",
+    "ovsdb-tool": "ovsdb/ovsdb-tool",
+    "ovsdb-client": "ovsdb/ovsdb-client",
+    "ovs-appctl": "utilities/ovs-appctl",
+}
+
+
+class Target:
+    def __init__(self, name, programs, version, commit="", source="",
+                 configure_flags=None, compiler=""):
+        self.name = name            # Used as the "impl" of its results.
+        self.programs = programs    # Program name -> absolute path.
+        self.version = version
+        self.commit = commit
+        self.source = source
+        self.configure_flags = configure_flags or []
+        self.compiler = compiler
+
+    def path(self, program):
+        return self.programs[program]
+
+    def context(self):
+        """What goes into the results' context about this build."""
+        return {
+            "ovs_version": self.version,
+            "ovs_commit": self.commit,
+            "ovs_source": self.source,
+            "configure_flags": " ".join(self.configure_flags),
+            "compiler": self.compiler,
+        }
+
+
+def _version(server):
+    try:
+        out = subprocess.run([server, "--version"], capture_output=True,
+                             text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    first = out.splitlines()[0] if out else ""
+    return first.split()[-1] if first else ""
+
+
+def installed(name="ovs-debian"):
+    """The packaged binaries on PATH (Debian's openvswitch-common et al.)."""
+    programs = {}
+    search = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
+    for p in PROGRAMS:
+        path = shutil.which(p, path=search)
+        if not path:
+            raise FileNotFoundError("%s is not installed (apt-get install "
+                                    "openvswitch-switch)" % p)
+        programs[p] = path
+    version = _version(programs["ovsdb-server"])
+    return Target(name, programs, version, source="installed",
+                  compiler="distribution package")
+
+
+def from_build(root, meta):
+    src = os.path.join(root, "src")
+    programs = {p: os.path.join(src, rel) for p, rel in TREE_PATHS.items()}
+    missing = [p for p in programs.values() if not os.access(p, os.X_OK)]
+    if missing:
+        raise FileNotFoundError("build %s lacks %s" % (root, missing))
+    name = meta.get("name") or "ovs-" + meta["key"][:10]
+    return Target(name, programs, _version(programs["ovsdb-server"]),
+                  commit=meta["key"], source=meta.get("source", ""),
+                  configure_flags=meta.get("configure_flags"),
+                  compiler=meta.get("compiler", ""))

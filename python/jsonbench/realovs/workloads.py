@@ -1,0 +1,413 @@
+"""The workloads on real OVS, measured from outside the processes.
+
+Each function runs one repetition in a fresh RunDir and returns its
+google-benchmark iteration rows, named and measured like the model's
+phases (harness/wl_*.c) so that report, compare and gate read both:
+
+  load     load/load       ovsdb-server start until it serves the database:
+                           wall, CPU, RSS (VmRSS) and peak (VmHWM) after load
+  dump     dump/load, dump/dump
+                           `ovsdb-client dump` against that server: the
+                           server's CPU (cpu_time) and RSS, the client's wall
+                           (real_time), reply bytes (bytes_out)
+  compact  compact/compact `ovsdb-tool compact` to a new file: wall, CPU,
+                           peak RSS from wait4(); the process reads and
+                           writes, so this row is the model's load+compact
+  monitor  monitor/load, monitor/initial, monitor/updates
+                           N `ovsdb-client monitor-cond` clients on
+                           Logical_Flow with the model's condition (each
+                           --detach'es once it has the initial reply), then
+                           K transactions that each modify R matching rows;
+                           server CPU per phase, cpu_after_load_s, per-batch
+                           transaction wall as iterations, and the long poll
+                           intervals the server logged (>= 1 s) as
+                           poll_interval_{count,min,median,p95,max}_ms
+  txn      txn/server      --clients concurrent JSON-RPC clients x --txns
+                           inserts of the model's 4-column row into a fresh
+                           database of the model's schema, by the project's
+                           C client (tools/ovsdb-txn-client.c, one process,
+                           poll()): client wall, server CPU and RSS,
+                           txn_per_s, latency as iter_*_ms + latency_p95_ms
+  raft     raft/load, raft/send
+                           a 3-server cluster on unix sockets
+                           (ovsdb-tool create-cluster from the dataset, two
+                           join-cluster), then --entries transactions, each
+                           one insert, sent to the leader; leader and
+                           followers' RSS and CPU, per-transaction latency
+"""
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import time
+
+from . import gbench
+from . import jsonrpc
+from .proc import RunDir, RunError, copy_file, run_to_end, snapshot
+from .server import Server
+
+TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
+WORKLOADS = ("load", "dump", "compact", "monitor", "txn", "raft")
+RAFT_SERVERS = 3
+# harness/wl_txn.c's schema.
+TXN_SCHEMA = {"name": "bench", "version": "1.0.0", "tables": {"Bench": {
+    "columns": {"name": {"type": "string"},
+                "description": {"type": "string"},
+                "enabled": {"type": "boolean"},
+                "count": {"type": "integer"}}}}}
+MONITOR_DEFAULTS = {"clients": 10, "batches": 5, "batch_rows": 100,
+                    "table": "Logical_Flow",
+                    "condition": '[["actions","!=","drop;"]]',
+                    # The column the batches change: a plain string outside
+                    # the condition, so every change is one "modify".
+                    "column": "match"}
+
+
+def _cpu_fields(user, sys_):
+    return {"cpu_time": (user + sys_) * 1e3, "user_cpu_s": user,
+            "sys_cpu_s": sys_}
+
+
+def _served(target, rd, ds):
+    """A server on a copy of the dataset, served; returns (server, row)."""
+    db = copy_file(ds["path"], rd.file("db.ovsdb"))
+    srv = Server(target, rd, db)
+    srv.start()
+    wall = srv.wait_served(db_label=ds["path"])
+    snap = srv.snapshot()
+    mem = srv.memory_show()
+    fields = {"real_time": wall * 1e3}
+    fields.update(_cpu_fields(snap["user"], snap["sys"]))
+    fields.update({"rss_bytes": snap["rss"], "peak_rss_bytes": snap["hwm"],
+                   "bytes_out": 0,
+                   "file_bytes": os.path.getsize(ds["path"]),
+                   "rss_after_load_bytes": snap["rss"],
+                   "ovsdb_cells": mem.get("cells", 0),
+                   "ovsdb_atoms": mem.get("atoms", 0)})
+    return srv, snap, fields
+
+
+def load(target, ds, opts):
+    with RunDir() as rd:
+        srv, _, fields = _served(target, rd, ds)
+        srv.stop()
+        return [gbench.row("load/load", fields)]
+
+
+def dump(target, ds, opts):
+    with RunDir() as rd:
+        srv, before, load_fields = _served(target, rd, ds)
+        out = rd.file("dump.out")
+        client = run_to_end(rd, [target.path("ovsdb-client"), "-f", "json",
+                                 "dump", srv.remote], "client",
+                            TOOL_TIMEOUT_S, stdout=out)
+        after = srv.snapshot()
+        srv.check_log(ds["path"])
+        user = after["user"] - before["user"]
+        sys_ = after["sys"] - before["sys"]
+        fields = {"real_time": client["wall"] * 1e3}
+        fields.update(_cpu_fields(user, sys_))
+        fields.update({"rss_bytes": after["rss"],
+                       "peak_rss_bytes": after["hwm"],
+                       "bytes_out": os.path.getsize(out),
+                       "client_cpu_s": client["user"] + client["sys"],
+                       "client_peak_rss_bytes": client["maxrss"]})
+        srv.stop()
+        return [gbench.row("dump/load", load_fields),
+                gbench.row("dump/dump", fields)]
+
+
+def compact(target, ds, opts):
+    with RunDir() as rd:
+        src = copy_file(ds["path"], rd.file("db.ovsdb"))
+        dst = rd.file("compacted.ovsdb")
+        r = run_to_end(rd, [target.path("ovsdb-tool"), "compact", src, dst],
+                       "ovsdb-tool", TOOL_TIMEOUT_S)
+        # ovsdb-tool stops at a bad record and writes what came before it;
+        # an empty result from a non-empty input is that case.
+        if not os.path.exists(dst):
+            raise RunError("%s: ovsdb-tool compact wrote nothing"
+                           % ds["path"])
+        fields = {"real_time": r["wall"] * 1e3}
+        fields.update(_cpu_fields(r["user"], r["sys"]))
+        fields.update({"rss_bytes": r["maxrss"], "peak_rss_bytes": r["maxrss"],
+                       "bytes_out": os.path.getsize(dst),
+                       "file_bytes": os.path.getsize(ds["path"])})
+        return [gbench.row("compact/compact", fields)]
+
+
+def _db_name(target, path):
+    p = subprocess.run([target.path("ovsdb-tool"), "db-name", path],
+                       capture_output=True, text=True)
+    if p.returncode:
+        raise RunError("%s: %s" % (path, p.stderr.strip()))
+    return p.stdout.strip()
+
+
+def _transact(target, rd, srv, ops, name):
+    """One `ovsdb-client transact`; returns (reply, wall seconds)."""
+    out = rd.file(name + ".out")
+    r = run_to_end(rd, [target.path("ovsdb-client"), "transact", srv.remote,
+                        json.dumps(ops)], name, TOOL_TIMEOUT_S, stdout=out)
+    with open(out) as f:
+        reply = json.load(f)
+    for res in reply:
+        if isinstance(res, dict) and "error" in res:
+            raise RunError("%s: transaction failed: %s" % (name, res))
+    return reply, r["wall"]
+
+
+def _settle(pid, quiet_s=0.3, timeout=600):
+    """Waits until the server's CPU time stops moving (it has sent what
+    it had to send); returns its snapshot then."""
+    deadline = time.monotonic() + timeout
+    last = snapshot(pid)
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        now = snapshot(pid)
+        if now["user"] + now["sys"] == last["user"] + last["sys"]:
+            return now
+        last = now
+    return last
+
+
+def _percentile(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
+
+
+def monitor(target, ds, opts):
+    o = dict(MONITOR_DEFAULTS, **opts)
+    with RunDir() as rd:
+        srv, loaded, load_fields = _served(target, rd, ds)
+        db = _db_name(target, srv.db)
+
+        t0 = time.monotonic()
+        clients = []
+        for c in range(o["clients"]):
+            pidfile = rd.file("mon%d.pid" % c)
+            p = rd.start([target.path("ovsdb-client"), "--detach",
+                          "--no-chdir", "--pidfile=" + pidfile,
+                          "monitor-cond", srv.remote, db, o["condition"],
+                          o["table"]], "mon%d" % c,
+                         stdout=rd.file("mon%d.out" % c))
+            clients.append((p, pidfile))
+        for p, pidfile in clients:
+            # The parent exits once the daemon has the initial reply.
+            status, _, _ = p.wait(TOOL_TIMEOUT_S)
+            if status:
+                raise RunError("%s: monitor client: %s"
+                               % (ds["path"], p.stderr_tail()))
+            with open(pidfile) as f:
+                rd.adopt(int(f.read().split()[0]), p.name + "-daemon")
+        initial = _settle(srv.proc.pid)
+        init_wall = time.monotonic() - t0
+
+        where = [json.loads(o["condition"])[0]] \
+            if o["condition"] != "[true]" else []
+        reply, _ = _transact(target, rd, srv, [db, {
+            "op": "select", "table": o["table"], "where": where,
+            "columns": ["_uuid"]}], "select")
+        uuids = sorted(r["_uuid"][1] for r in reply[0]["rows"])
+        if not uuids:
+            raise RunError("%s: no %s row matches %s"
+                           % (ds["path"], o["table"], o["condition"]))
+        per_batch = min(o["batch_rows"], len(uuids))
+        stride = max(1, len(uuids) // per_batch)
+        rng = random.Random(1)
+        before = snapshot(srv.proc.pid)
+        t1 = time.monotonic()
+        walls = []
+        for k in range(o["batches"]):
+            start = rng.randrange(len(uuids))
+            ops = [db] + [{
+                "op": "update", "table": o["table"],
+                "where": [["_uuid", "==", ["uuid", uuids[(start + i * stride)
+                                                          % len(uuids)]]]],
+                "row": {o["column"]: "batch%d-row%d" % (k, i)}}
+                for i in range(per_batch)]
+            _, wall = _transact(target, rd, srv, ops, "batch%d" % k)
+            walls.append(wall * 1e3)
+        after = _settle(srv.proc.pid)
+        upd_wall = time.monotonic() - t1
+        srv.check_log(ds["path"])
+        polls = srv.poll_intervals_ms()
+
+        def phase(a, b, wall):
+            f = {"real_time": wall * 1e3}
+            f.update(_cpu_fields(b["user"] - a["user"], b["sys"] - a["sys"]))
+            f.update({"rss_bytes": b["rss"], "peak_rss_bytes": b["hwm"]})
+            return f
+
+        init_f = phase(loaded, initial, init_wall)
+        init_f["rows_matching"] = len(uuids)
+        upd_f = phase(before, after, upd_wall)
+        cpu_after_load = (after["user"] + after["sys"]
+                          - loaded["user"] - loaded["sys"])
+        upd_f.update({
+            "iter_min_ms": min(walls), "iter_median_ms":
+            statistics.median(walls), "iter_max_ms": max(walls),
+            "cpu_after_load_s": cpu_after_load, "rows_per_batch": per_batch,
+            "clients": o["clients"],
+            "poll_interval_count": len(polls),
+            "poll_interval_min_ms": min(polls) if polls else 0,
+            "poll_interval_median_ms": statistics.median(polls)
+            if polls else 0,
+            "poll_interval_p95_ms": _percentile(polls, 95) if polls else 0,
+            "poll_interval_max_ms": max(polls) if polls else 0})
+        srv.stop()
+        return [gbench.row("monitor/load", load_fields),
+                gbench.row("monitor/initial", init_f),
+                gbench.row("monitor/updates", upd_f)]
+
+
+def txn(target, ds, opts):
+    client = opts.get("txn_client")
+    if not client:
+        raise RunError("txn needs the C client (tools/ovsdb-txn-client)")
+    with RunDir() as rd:
+        schema = rd.file("bench.ovsschema")
+        with open(schema, "w") as f:
+            json.dump(TXN_SCHEMA, f)
+        db = rd.file("bench.ovsdb")
+        run_to_end(rd, [target.path("ovsdb-tool"), "create", db, schema],
+                   "create", 60)
+        srv = Server(target, rd, db)
+        srv.start()
+        srv.wait_served()
+        before = snapshot(srv.proc.pid)
+        out = rd.file("txn.out")
+        r = run_to_end(rd, [client, srv.sock, "bench",
+                            str(opts.get("clients", 5)),
+                            str(opts.get("txns", 1000))],
+                       "txn-client", TOOL_TIMEOUT_S, stdout=out)
+        after = snapshot(srv.proc.pid)
+        srv.check_log()
+        with open(out) as f:
+            res = json.load(f)
+        fields = {"real_time": res["wall_ms"]}
+        fields.update(_cpu_fields(after["user"] - before["user"],
+                                  after["sys"] - before["sys"]))
+        fields.update({"rss_bytes": after["rss"],
+                       "peak_rss_bytes": after["hwm"],
+                       "items": res["txns"],
+                       "iter_min_ms": res["latency_min_ms"],
+                       "iter_median_ms": res["latency_median_ms"],
+                       "iter_max_ms": res["latency_max_ms"],
+                       "latency_p95_ms": res["latency_p95_ms"],
+                       "txn_per_s": res["inserts_per_s"],
+                       "clients": res["clients"],
+                       "client_cpu_s": r["user"] + r["sys"]})
+        srv.stop()
+        return [gbench.row("txn/server", fields)]
+
+
+def _cluster_status(srv, db):
+    try:
+        out = srv.appctl("cluster/status", db, timeout=10)
+    except RunError:
+        return {}
+    status = {}
+    for line in out.splitlines():
+        if ":" in line:
+            k, v = line.split(":", 1)
+            status[k.strip()] = v.strip()
+    return status
+
+
+def raft(target, ds, opts):
+    entries = opts.get("entries", 100)
+    with RunDir() as rd:
+        tool = target.path("ovsdb-tool")
+        db = _db_name(target, ds["path"])
+        addrs = ["unix:" + rd.file("s%d.raft" % i)
+                 for i in range(RAFT_SERVERS)]
+        files = [rd.file("s%d.ovsdb" % i) for i in range(RAFT_SERVERS)]
+        run_to_end(rd, [tool, "create-cluster", files[0], ds["path"],
+                        addrs[0]], "create-cluster", TOOL_TIMEOUT_S)
+        for i in range(1, RAFT_SERVERS):
+            run_to_end(rd, [tool, "join-cluster", files[i], db, addrs[i],
+                            addrs[0]], "join-cluster%d" % i, 60)
+        t0 = time.monotonic()
+        servers = []
+        for i in range(RAFT_SERVERS):
+            srv = Server(target, rd, files[i], name="s%d" % i)
+            srv.start()
+            servers.append(srv)
+        for srv in servers:
+            srv.wait_served(db_label=ds["path"])
+        # Served is not yet joined: wait until every server is a member
+        # and one of them leads.
+        deadline = time.monotonic() + TOOL_TIMEOUT_S
+        while True:
+            st = [_cluster_status(s, db) for s in servers]
+            leaders = [s for s, x in zip(servers, st)
+                       if x.get("Role") == "leader"]
+            if leaders and all(x.get("Status") == "cluster member"
+                               for x in st):
+                break
+            if time.monotonic() > deadline:
+                raise RunError("%s: raft cluster did not form: %s"
+                               % (ds["path"], st))
+            for s in servers:
+                if not s.proc.alive():
+                    raise RunError("%s: %s exited: %s" % (
+                        ds["path"], s.name, s.proc.stderr_tail()))
+            time.sleep(0.1)
+        formed = time.monotonic() - t0
+        leader = leaders[0]
+        followers = [s for s in servers if s is not leader]
+        before = {s.name: _settle(s.proc.pid) for s in servers}
+
+        def fields(snaps, wall):
+            lead = snaps[leader.name]
+            f = {"real_time": wall * 1e3}
+            f.update(_cpu_fields(lead["user"], lead["sys"]))
+            f.update({"rss_bytes": lead["rss"], "peak_rss_bytes": lead["hwm"],
+                      "follower_rss_bytes": max(snaps[s.name]["rss"]
+                                                for s in followers),
+                      "follower_peak_rss_bytes": max(snaps[s.name]["hwm"]
+                                                     for s in followers),
+                      "follower_cpu_s": sum(snaps[s.name]["user"]
+                                            + snaps[s.name]["sys"]
+                                            for s in followers)})
+            return f
+
+        load_f = fields(before, formed)
+        client = jsonrpc.Client(leader.sock)
+        walls = []
+        t1 = time.monotonic()
+        try:
+            for k in range(entries):
+                t = time.monotonic()
+                client.transact(db, {"op": "insert", "table": "Address_Set",
+                                     "row": {"name": "jsonbench-raft-%d" % k}})
+                walls.append((time.monotonic() - t) * 1e3)
+        except (jsonrpc.JsonRpcError, OSError) as e:
+            raise RunError("%s: raft transaction: %s" % (ds["path"], e))
+        finally:
+            client.close()
+        after = {s.name: _settle(s.proc.pid) for s in servers}
+        send_wall = time.monotonic() - t1
+        delta = {n: dict(after[n], user=after[n]["user"] - before[n]["user"],
+                         sys=after[n]["sys"] - before[n]["sys"])
+                 for n in after}
+        send_f = fields(delta, send_wall)
+        send_f.update({"items": entries, "iter_min_ms": min(walls),
+                       "iter_median_ms": statistics.median(walls),
+                       "iter_max_ms": max(walls),
+                       "followers": len(followers)})
+        for s in servers:
+            s.check_log(ds["path"])
+            s.stop()
+        return [gbench.row("raft/load", load_f),
+                gbench.row("raft/send", send_f)]
+
+
+def get(name):
+    if name not in WORKLOADS:
+        raise ValueError("unknown workload %r (real OVS has: %s)"
+                         % (name, ", ".join(WORKLOADS)))
+    return globals()[name]

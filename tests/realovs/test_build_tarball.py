@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Building real OVS from a source tree (suite 'realovs-build', not in the
+default test command: a build takes minutes).  The tree is Debian's
+openvswitch-source 3.1.0 tarball; the build goes into a cache under the
+meson build dir, so a second run of this test reuses it.  Checks: the
+build succeeds, records flags and compiler, a second build is a cache hit,
+and the built ovsdb-server loads a tiny database.
+
+usage: test_build_tarball.py OVSDB-GEN SOURCE-ROOT CACHE-DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+GEN, ROOT, CACHE = sys.argv[1], sys.argv[2], sys.argv[3]
+TARBALL = "/usr/src/openvswitch/openvswitch.tar.gz"
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def cli(tmp, *args, timeout=3600):
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"),
+               PYTHONDONTWRITEBYTECODE="1", TMPDIR=tmp)
+    return subprocess.run([sys.executable, "-m", "jsonbench.realovs",
+                           *args], env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def main():
+    if not os.path.exists(TARBALL):
+        print("SKIP: %s missing (apt-get install openvswitch-source)"
+              % TARBALL)
+        sys.exit(77)
+    with tempfile.TemporaryDirectory(prefix="realovs-build-test-") as tmp:
+        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE)
+        if p.returncode:
+            fail("build failed:\n%s" % p.stderr)
+        name, version, key, server = p.stdout.strip().split("\t")
+        if version != "3.1.0" or not os.access(server, os.X_OK):
+            fail("unexpected build: %s" % p.stdout)
+        meta_path = os.path.join(CACHE, key, "build.json")
+        with open(meta_path) as f:
+            meta = json.load(f)
+        if not meta["ok"] or not meta["compiler"].strip():
+            fail("build.json: %s" % meta)
+        stamp = os.stat(meta_path).st_mtime_ns
+        t0 = time.monotonic()
+        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
+                timeout=120)
+        if p.returncode or os.stat(meta_path).st_mtime_ns != stamp:
+            fail("second build was not a cache hit: %s" % p.stderr)
+        print("ok: built %s (%s, flags %r), cache hit in %.1f s"
+              % (version, meta["compiler"], meta["configure_flags"],
+                 time.monotonic() - t0))
+
+        db = os.path.join(tmp, "nb.ovsdb")
+        subprocess.run([GEN, "-q", "--schema",
+                        "/usr/share/ovn/ovn-nb.ovsschema", "--profile",
+                        os.path.join(ROOT, "datasets/profiles/nb.profile"),
+                        "--scale", "0.002", "-o", db], check=True)
+        out = os.path.join(tmp, "res")
+        p = cli(tmp, "run", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
+                "--dataset", db, "--workloads", "load", "--repetitions", "1",
+                "--out", out, timeout=300)
+        if p.returncode:
+            fail("run on the built target failed: %s" % p.stderr)
+        with open(os.path.join(out, "index.json")) as f:
+            entry = json.load(f)["entries"][0]
+        with open(os.path.join(out, entry["file"])) as f:
+            doc = json.load(f)
+        ctx = doc["context"]
+        if ctx["ovs_version"] != "3.1.0" or ctx["ovs_commit"] != key:
+            fail("results context: %s" % ctx)
+        rss = [b["rss_bytes"] for b in doc["benchmarks"]
+               if b["name"] == "load/load"]
+        if not rss or not rss[0] > 0:
+            fail("no RSS from the built server")
+        print("ok: the built ovsdb-server loaded a database, RSS %d" % rss[0])
+
+
+main()
