@@ -79,7 +79,7 @@ usage_error(const char *format, ...)
     fprintf(stderr, "ovsdb-gen: ");
     vfprintf(stderr, format, args);
     va_end(args);
-    fprintf(stderr, "\n(use --help for usage)\n");
+    fprintf(stderr, " (use --help for usage)\n");
     exit(2);
 }
 

@@ -208,23 +208,23 @@ def check_stats_inputs(ctx):
     cases = [
         # (name, bytes, words besides the file name)
         ("empty", b"", ["empty file"]),
-        ("text", b"hello, world\n", ["record 0 at byte 0", "header"]),
+        ("text", b"hello, world\n", ["record 0 at byte offset 0", "header"]),
         ("binary", bytes(i % 256 for i in range(11, 3000) if i % 256 != 10),
-         ["record 0 at byte 0", "header"]),
+         ["record 0 at byte offset 0", "header"]),
         ("bare-json", b'{"name": "OVN_Northbound", "tables": {}}\n',
-         ["record 0 at byte 0", "header"]),
-        ("cut-header-0", data[:20], ["record 0 at byte 0", "header"]),
-        ("cut-body-0", data[:nl0 + 11], ["record 0 at byte 0", "truncated"]),
+         ["record 0 at byte offset 0", "header"]),
+        ("cut-header-0", data[:20], ["record 0 at byte offset 0", "header"]),
+        ("cut-body-0", data[:nl0 + 11], ["record 0 at byte offset 0", "truncated"]),
         ("cut-header-1", data[:rec1 + 15],
-         ["record 1 at byte %d" % rec1, "header"]),
+         ["record 1 at byte offset %d" % rec1, "header"]),
         ("cut-body-1", data[:body1 + len1 // 2],
-         ["record 1 at byte %d" % rec1, "truncated"]),
+         ["record 1 at byte offset %d" % rec1, "truncated"]),
         ("no-such-table", data[:rec1] + record(b'{"No_Such_Table":{}}\n'),
          ["record 1", "No_Such_Table"]),
         # A new row with a column the schema lacks (found when counting),
         # and a change to an existing row (found when merging).
         ("no-such-column", data[:rec1] + record(bad_row),
-         ["record 1, Logical_Switch row at byte %d"
+         ["record 1, Logical_Switch row at byte offset %d"
           % (rec1 + len(record(bad_row)) - len(bad_row)
              + bad_row.index(b'{"no_such')), '"no_such_column"']),
         ("no-such-column-change", data[:rec1] + record(
