@@ -188,34 +188,15 @@ check_input_file(const char *option, const char *file)
     }
 }
 
-/* Checks before generating that 'file' (given to --'option') can be
- * written through a temporary file beside it and renamed into place. */
+/* Refuses (exit 2) an output 'file' given to --'option' that cannot be
+ * written, before the generating rather than after it. */
 static void
 check_output_path(const char *option, const char *file)
 {
-    struct stat st;
-
-    if (!file[0]) {
-        usage_error("--%s: empty file name", option);
+    char *error = out_file_check_path(file);
+    if (error) {
+        usage_error("--%s: %s", option, error);
     }
-    if (!stat(file, &st) && !S_ISREG(st.st_mode)) {
-        /* The rename would fail on a directory and replace a device such
-         * as /dev/full by a regular file. */
-        usage_error("--%s: \"%s\" is %s, not a regular file", option, file,
-                    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-    }
-    char *dir = dir_of(file);
-    if (stat(dir, &st)) {
-        usage_error("--%s: \"%s\": directory \"%s\": %s", option, file,
-                    dir, strerror(errno));
-    } else if (!S_ISDIR(st.st_mode)) {
-        usage_error("--%s: \"%s\": \"%s\" is not a directory", option, file,
-                    dir);
-    } else if (access(dir, W_OK | X_OK)) {
-        usage_error("--%s: \"%s\": cannot write in directory \"%s\": %s",
-                    option, file, dir, strerror(errno));
-    }
-    free(dir);
 }
 
 struct options {

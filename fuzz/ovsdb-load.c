@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "db.h"
-#include "db_file.h"
+#include "db-file.h"
 #include "ds.h"
 #include "fuzz-file.h"
 

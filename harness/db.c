@@ -1,3 +1,5 @@
+/* The in-memory database model: tables, rows keyed by UUID, and the
+ * operations the workloads apply to them (insert, modify, delete, lookup). */
 #include "db.h"
 
 #include <assert.h>

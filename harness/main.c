@@ -11,8 +11,9 @@
 
 #include "build-info.h"
 #include "ovsdb/datum.h"
+#include "ovsdb/out-file.h"
 #include "ds.h"
-#include "file_hash.h"
+#include "file-hash.h"
 #include "json.h"
 #include "metrics.h"
 #include "phases.h"
@@ -222,39 +223,15 @@ parse_options(int argc, char *argv[], struct workload_options *o)
     o->dataset = n_args == 2 ? argv[optind + 1] : NULL;
 }
 
-/* Checks before the run that 'file' (given to --'option') can be written
- * where out_file_open() will write it, so that a long run does not end in
- * an error; the write can still fail later (e.g. a full disk). */
+/* Refuses (exit 2) an output 'file' given to --'option' that cannot be
+ * written, before the run rather than after it. */
 static void
 check_output_path(const char *option, const char *file)
 {
-    struct stat st;
-
-    if (!file[0]) {
-        usage_error("--%s: empty file name", option);
+    char *error = out_file_check_path(file);
+    if (error) {
+        usage_error("--%s: %s", option, error);
     }
-    if (!stat(file, &st) && !S_ISREG(st.st_mode)) {
-        /* The rename would replace it: a directory fails, a device
-         * (/dev/null, /dev/full) would be replaced by a regular file. */
-        usage_error("--%s: \"%s\" is %s, not a regular file", option, file,
-                    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-    }
-
-    const char *slash = strrchr(file, '/');
-    char *dir = (!slash ? xstrdup(".")
-                 : slash == file ? xstrdup("/")
-                 : xmemdup0(file, slash - file));
-    if (stat(dir, &st)) {
-        usage_error("--%s: \"%s\": directory \"%s\": %s", option, file,
-                    dir, strerror(errno));
-    } else if (!S_ISDIR(st.st_mode)) {
-        usage_error("--%s: \"%s\": \"%s\" is not a directory", option, file,
-                    dir);
-    } else if (access(dir, W_OK | X_OK)) {
-        usage_error("--%s: \"%s\": cannot write in directory \"%s\": %s",
-                    option, file, dir, strerror(errno));
-    }
-    free(dir);
 }
 
 int

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "db.h"
-#include "db_file.h"
+#include "db-file.h"
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "db.h"
-#include "db_file.h"
+#include "db-file.h"
 #include "ds.h"
 #include "phases.h"
 #include "workload.h"

@@ -15,7 +15,7 @@
 
 #include "condition.h"
 #include "db.h"
-#include "db_file.h"
+#include "db-file.h"
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "db.h"
-#include "db_file.h"
+#include "db-file.h"
 #include "ds.h"
 #include "json.h"
 #include "ovsdb/rng.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "db.h"
-#include "db_file.h"
+#include "db-file.h"
 #include "phases.h"
 
 const struct workload *const workloads[] = {

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -16,6 +17,38 @@ out_file_clear(struct out_file *f)
     free(f->tmp_name);
     f->name = f->tmp_name = NULL;
     f->stream = NULL;
+}
+
+char *
+out_file_check_path(const char *name)
+{
+    struct stat st;
+
+    if (!name[0]) {
+        return xstrdup("empty file name");
+    }
+    if (!stat(name, &st) && !S_ISREG(st.st_mode)) {
+        return xasprintf("\"%s\" is %s, not a regular file", name,
+                         S_ISDIR(st.st_mode) ? "a directory"
+                                             : "a special file");
+    }
+
+    const char *slash = strrchr(name, '/');
+    char *dir = (!slash ? xstrdup(".")
+                 : slash == name ? xstrdup("/")
+                 : xmemdup0(name, slash - name));
+    char *error = NULL;
+    if (stat(dir, &st)) {
+        error = xasprintf("\"%s\": directory \"%s\": %s", name, dir,
+                          strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        error = xasprintf("\"%s\": \"%s\" is not a directory", name, dir);
+    } else if (access(dir, W_OK | X_OK)) {
+        error = xasprintf("\"%s\": cannot write in directory \"%s\": %s",
+                          name, dir, strerror(errno));
+    }
+    free(dir);
+    return error;
 }
 
 char *

@@ -14,6 +14,12 @@ struct out_file {
     FILE *stream;
 };
 
+/* Checks, before a long run, that 'name' can be written the way
+ * out_file_open() and out_file_commit() will write it: not empty, not an
+ * existing directory or device (the rename would replace a device such as
+ * /dev/full by a regular file), in a writable directory.  Returns NULL or
+ * a malloc'd message naming the file, without the option. */
+char *out_file_check_path(const char *name);
 /* Creates the temporary file (never an existing one). */
 char *out_file_open(struct out_file *, const char *name);
 /* The descriptor under 'stream', for writers that do their own I/O; mix

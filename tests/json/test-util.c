@@ -1,3 +1,5 @@
+/* Helpers shared by the tests/json programs: reading files and counting
+ * failed checks. */
 #include "test-util.h"
 
 #include <errno.h>

@@ -1,4 +1,7 @@
-#include "db_file.h"
+/* Loading a whole OVSDB standalone file into a struct db: each record
+ * read by ovsdb/log-reader and applied as a transaction, errors naming the
+ * file, record and byte offset. */
+#include "db-file.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,6 @@
-#include "file_hash.h"
+/* SHA-256 of a dataset file, recorded in the results so a comparison can
+ * tell whether two runs measured the same bytes. */
+#include "file-hash.h"
 
 #include <errno.h>
 #include <fcntl.h>

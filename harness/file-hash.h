@@ -1,3 +1,4 @@
+/* SHA-256 of a whole file (the dataset identity in the results). */
 #ifndef HARNESS_FILE_HASH_H
 #define HARNESS_FILE_HASH_H 1
 
