@@ -10,7 +10,6 @@ retry_failed is set.
 """
 
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -19,6 +18,7 @@ import tarfile
 import time
 
 from . import target as target_mod
+from ..util import sha256_of
 
 # Tried in order; the first set that configures and builds wins.  Old
 # releases may not compile against OpenSSL 3, so the second try drops SSL.
@@ -65,13 +65,6 @@ def describe(tree, commit):
     except BuildError:
         return commit[:12]
 
-
-def _sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _compiler():
@@ -211,6 +204,6 @@ def build_commit(tree, ref, **kw):
 
 
 def build_tarball(path, **kw):
-    key = "tar-" + _sha256_file(path)[:16]
+    key = "tar-" + sha256_of(path)[:16]
     return build(key, lambda dest: _extract_tarball(path, dest),
                  label=os.path.basename(path), source=path, **kw)

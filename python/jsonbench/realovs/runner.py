@@ -2,7 +2,6 @@
 in the suite's layout (index.json, env.json, runs/*.json), so that the
 report, compare and gate read it like the model's."""
 
-import hashlib
 import json
 import os
 import platform
@@ -15,6 +14,7 @@ from . import build as build_mod
 from . import gbench
 from . import workloads as wl
 from .proc import RunError
+from ..util import sha256_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
@@ -80,13 +80,6 @@ def record_count(path, limit=3):
                     break
     return n
 
-
-def sha256_of(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def generated_path(kind, scale, form, seed):
