@@ -5,7 +5,7 @@ import os
 import statistics
 
 AGGREGATES = ("mean", "median", "stddev", "min", "max")
-_DESCRIPTIVE = {"repetitions", "repetition_index", "threads", "iterations",
+DESCRIPTIVE = {"repetitions", "repetition_index", "threads", "iterations",
                 "family_index", "per_family_instance_index"}
 
 
@@ -26,6 +26,17 @@ def iterations(data):
     return [b for b in data.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
 
 
+def aggregate_value(vals, how):
+    """One of AGGREGATES over 'vals', as google-benchmark computes it."""
+    if how == "mean":
+        return statistics.mean(vals)
+    if how == "median":
+        return statistics.median(vals)
+    if how == "stddev":
+        return statistics.stdev(vals) if len(vals) > 1 else 0.0
+    return min(vals) if how == "min" else max(vals)
+
+
 def _aggregate(name, runs, how):
     first = runs[0]
     out = {"name": "%s_%s" % (name, how), "run_name": name, "run_type": "aggregate",
@@ -34,21 +45,12 @@ def _aggregate(name, runs, how):
     if first.get("label"):
         out["label"] = first["label"]
     keys = [k for k, v in first.items() if isinstance(v, (int, float)) and
-            not isinstance(v, bool) and k not in _DESCRIPTIVE]
+            not isinstance(v, bool) and k not in DESCRIPTIVE]
     for k in keys:
         vals = [r[k] for r in runs if isinstance(r.get(k), (int, float))]
         if not vals:
             continue
-        if how == "mean":
-            out[k] = statistics.mean(vals)
-        elif how == "median":
-            out[k] = statistics.median(vals)
-        elif how == "stddev":
-            out[k] = statistics.stdev(vals) if len(vals) > 1 else 0.0
-        elif how == "min":
-            out[k] = min(vals)
-        else:
-            out[k] = max(vals)
+        out[k] = aggregate_value(vals, how)
     return out
 
 

@@ -3,15 +3,11 @@ same context keys, benchmark rows named <workload>/<phase> with real_time
 and cpu_time in ms and the same metric names, one iteration row per
 repetition followed by mean/median/stddev/min/max aggregates."""
 
-import json
 import os
 import socket
-import statistics
 import time
 
-AGGREGATES = ("mean", "median", "stddev", "min", "max")
-_DESCRIPTIVE = {"repetitions", "repetition_index", "threads", "iterations",
-                "family_index", "per_family_instance_index"}
+from ..gbench import AGGREGATES, DESCRIPTIVE, aggregate_value, write_atomic
 
 
 def _mhz():
@@ -76,22 +72,13 @@ def _aggregate(runs, how):
            "aggregate_name": how, "aggregate_unit": "time",
            "iterations": len(runs)}
     for k, v in first.items():
-        if k in _DESCRIPTIVE or isinstance(v, bool) or \
+        if k in DESCRIPTIVE or isinstance(v, bool) or \
                 not isinstance(v, (int, float)):
             if k == "time_unit":
                 out[k] = v
             continue
         vals = [r[k] for r in runs if isinstance(r.get(k), (int, float))]
-        if how == "mean":
-            out[k] = statistics.mean(vals)
-        elif how == "median":
-            out[k] = statistics.median(vals)
-        elif how == "stddev":
-            out[k] = statistics.stdev(vals) if len(vals) > 1 else 0.0
-        elif how == "min":
-            out[k] = min(vals)
-        else:
-            out[k] = max(vals)
+        out[k] = aggregate_value(vals, how)
     return out
 
 
@@ -118,10 +105,3 @@ def document(ctx, reps):
         benches += [_aggregate(runs, how) for how in AGGREGATES]
     return {"context": ctx, "benchmarks": benches}
 
-
-def write_atomic(path, data):
-    tmp = "%s.%d.tmp" % (path, os.getpid())
-    with open(tmp, "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
