@@ -158,19 +158,6 @@ write_report(const char *file_name, const struct gen *g,
     ds_destroy(&d);
 }
 
-static char *
-dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        return xstrdup(".");
-    }
-    if (slash == path) {
-        return xstrdup("/");
-    }
-    return xmemdup0(path, slash - path);
-}
-
 /* An input file must be a regular file: reading a directory would only
  * say "read error". */
 static void
@@ -399,7 +386,7 @@ main(int argc, char *argv[])
     }
 
     int fd = open_output(o.output);
-    char *dir = dir_of(o.output);
+    char *dir = out_file_dir(o.output);
     struct out out;
     out_init(&out, fd, dir);
     out.name = o.output;

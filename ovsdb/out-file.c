@@ -20,6 +20,15 @@ out_file_clear(struct out_file *f)
 }
 
 char *
+out_file_dir(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    return (!slash ? xstrdup(".")
+            : slash == name ? xstrdup("/")
+            : xmemdup0(name, slash - name));
+}
+
+char *
 out_file_check_path(const char *name)
 {
     struct stat st;
@@ -33,10 +42,7 @@ out_file_check_path(const char *name)
                                              : "a special file");
     }
 
-    const char *slash = strrchr(name, '/');
-    char *dir = (!slash ? xstrdup(".")
-                 : slash == name ? xstrdup("/")
-                 : xmemdup0(name, slash - name));
+    char *dir = out_file_dir(name);
     char *error = NULL;
     if (stat(dir, &st)) {
         error = xasprintf("\"%s\": directory \"%s\": %s", name, dir,

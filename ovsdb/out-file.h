@@ -20,6 +20,9 @@ struct out_file {
  * /dev/full by a regular file), in a writable directory.  Returns NULL or
  * a malloc'd message naming the file, without the option. */
 char *out_file_check_path(const char *name);
+/* The directory 'name' is written in ("." or "/" where it names none), as
+ * a malloc'd string. */
+char *out_file_dir(const char *name);
 /* Creates the temporary file (never an existing one). */
 char *out_file_open(struct out_file *, const char *name);
 /* The descriptor under 'stream', for writers that do their own I/O; mix
