@@ -8,6 +8,23 @@
 #include <string.h>
 
 struct xalloc_stats xalloc_stats;
+enum xalloc_category xalloc_category = XALLOC_OTHER;
+
+const char *
+xalloc_category_name(enum xalloc_category c)
+{
+    static const char *const names[N_XALLOC_CATEGORIES] = {
+        [XALLOC_OTHER] = "other",
+        [XALLOC_JSON_NODE] = "json_nodes",
+        [XALLOC_STRING] = "strings",
+        [XALLOC_ARRAY] = "arrays",
+        [XALLOC_OBJECT] = "objects",
+        [XALLOC_INTERN] = "intern",
+        [XALLOC_MODEL] = "model",
+        [XALLOC_INDEX] = "indexes",
+    };
+    return (unsigned) c < N_XALLOC_CATEGORIES ? names[c] : "unknown";
+}
 
 static void *
 check(void *p)

@@ -32,6 +32,38 @@ static inline void xalloc_stats_reset(void)
     xalloc_stats.calls = xalloc_stats.bytes = xalloc_stats.frees = 0;
 }
 
+/* What an allocation is for, for the memory breakdown.  Code that allocates
+ * says so by setting the current category around the call; whatever is not
+ * tagged counts as XALLOC_OTHER.  Tagging never changes what is allocated.
+ * Add a category at the end, before N_XALLOC_CATEGORIES, and give it a name
+ * in xalloc_category_name(). */
+enum xalloc_category {
+    XALLOC_OTHER,           /* Not tagged. */
+    XALLOC_JSON_NODE,       /* struct json itself. */
+    XALLOC_STRING,          /* String bytes (heap strings, serialized text). */
+    XALLOC_ARRAY,           /* Array element storage. */
+    XALLOC_OBJECT,          /* Object hash tables and members. */
+    XALLOC_INTERN,          /* An impl's own string/intern tables. */
+    XALLOC_MODEL,           /* OVSDB model: rows, datums, atoms. */
+    XALLOC_INDEX,           /* OVSDB model: indexes and reference tracking. */
+    N_XALLOC_CATEGORIES
+};
+extern enum xalloc_category xalloc_category;
+const char *xalloc_category_name(enum xalloc_category);
+
+/* Makes 'c' the category of the allocations that follow and returns the one
+ * it replaces, to be restored:
+ *     enum xalloc_category old = xalloc_category_set(XALLOC_STRING);
+ *     ...
+ *     xalloc_category_set(old); */
+static inline enum xalloc_category
+xalloc_category_set(enum xalloc_category c)
+{
+    enum xalloc_category old = xalloc_category;
+    xalloc_category = c;
+    return old;
+}
+
 void *xmalloc(size_t);
 void *xcalloc(size_t count, size_t size);
 void *xzalloc(size_t);
