@@ -326,6 +326,31 @@ put_expression(struct out *o, struct rng *r, int64_t target, bool actions)
 
 /* ---- Atoms. ---- */
 
+/* {upper}, {alpha} and {text}: 'n' random characters of the class. */
+static void
+put_chars(struct out *o, struct rng *r, int64_t n, enum piece_kind kind)
+{
+    static const char upper[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    static const char alpha[] = "abcdefghijklmnopqrstuvwxyz"
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    /* Mostly letters and digits, with the spaces and punctuation of
+     * expressions and lists; nothing that JSON escapes. */
+    static const char text[] = "abcdefghijklmnopqrstuvwxyz"
+                               "abcdefghijklmnopqrstuvwxyz0123456789"
+                               "      ..::==--__,,;()[]/&|!$";
+    const char *set = kind == P_UPPER ? upper : kind == P_ALPHA ? alpha
+                      : text;
+    size_t len = kind == P_UPPER ? sizeof upper - 1
+                 : kind == P_ALPHA ? sizeof alpha - 1 : sizeof text - 1;
+
+    n = n < 0 ? 0 : n > MAX_GENERATED_LEN ? MAX_GENERATED_LEN : n;
+    char *p = out_room(o, n);
+    for (int64_t k = 0; k < n; k++) {
+        p[k] = set[rng_below(r, len)];
+    }
+    o->len += n;
+}
+
 struct row_ctx {
     int table;
     uint64_t row;
@@ -336,6 +361,13 @@ put_template(struct gen *g, const struct tmpl *t, struct rng *rng,
              const struct row_ctx *ctx)
 {
     struct out *o = g->o;
+    struct rng whole;
+    if (t->pool) {
+        /* "{pool:N}": every piece drawn from one of N streams. */
+        whole = rng_derive(t->salt, rng_below(rng, t->pool), g->seed,
+                           0x74706f6f6c);
+        rng = &whole;
+    }
     for (size_t i = 0; i < t->n; i++) {
         const struct piece *pc = &t->pieces[i];
         struct rng pooled, *r = rng;
@@ -420,6 +452,11 @@ put_template(struct gen *g, const struct tmpl *t, struct rng *rng,
             o->len += n;
             break;
         }
+        case P_UPPER:
+        case P_ALPHA:
+        case P_TEXT:
+            put_chars(o, r, dist_sample(&pc->dist, r), pc->kind);
+            break;
         case P_MATCH:
         case P_ACTIONS:
             put_expression(o, r, dist_sample(&pc->dist, r),
@@ -687,6 +724,33 @@ put_map_pair_open(struct out *o, uint64_t written)
     out_putc(o, '[');
 }
 
+/* Whether map key 'e' is in this row: a chance, or a stratified draw. */
+static bool
+key_present(const struct gen *g, const struct col_spec *cs,
+            const struct row_ctx *ctx, size_t e, struct rng *rng)
+{
+    const struct table_spec *ts = g->p->tables[ctx->table];
+    if (g->p->even) {
+        return strat_uniform(g->seed, ts->salt ^ (cs->salt + e + 1),
+                             ctx->row, ts->n_rows) < cs->entries[e].p;
+    }
+    return rng_chance(rng, cs->entries[e].p);
+}
+
+/* The size of a set or generated map: random, or a stratified draw. */
+static int64_t
+draw_size(const struct gen *g, const struct col_spec *cs,
+          const struct row_ctx *ctx, struct rng *rng)
+{
+    const struct table_spec *ts = g->p->tables[ctx->table];
+    if (g->p->even) {
+        return dist_quantile(&cs->size,
+                             strat_uniform(g->seed, ts->salt ^ ~cs->salt,
+                                           ctx->row, ts->n_rows));
+    }
+    return dist_sample(&cs->size, rng);
+}
+
 static void
 put_map_keys(struct gen *g, struct col_spec *cs, struct rng *rng,
              const struct row_ctx *ctx, bool *first)
@@ -697,7 +761,7 @@ put_map_keys(struct gen *g, struct col_spec *cs, struct rng *rng,
     uint64_t present[4] = { 0 };
     uint64_t n = 0;
     for (size_t e = 0; e < cs->n_entries; e++) {
-        if (cs->entries[e].p >= 1 || rng_chance(rng, cs->entries[e].p)) {
+        if (cs->entries[e].p >= 1 || key_present(g, cs, ctx, e, rng)) {
             if (e < 256) {
                 present[e / 64] |= 1ULL << (e % 64);
             }
@@ -730,7 +794,7 @@ put_map_gen(struct gen *g, struct col_spec *cs, struct rng *rng,
             const struct row_ctx *ctx, bool *first)
 {
     struct out *o = g->o;
-    int64_t n = clamp_size(dist_sample(&cs->size, rng), cs->col);
+    int64_t n = clamp_size(draw_size(g, cs, ctx, rng), cs->col);
     if (n <= 0) {
         return;
     }
@@ -809,7 +873,7 @@ put_column(struct gen *g, struct table_spec *ts, struct col_spec *cs,
         } else {
             int64_t n = cs->row_window
                         ? clamp_size(in_window(g, ts, ctx->row, cs), cs->col)
-                        : clamp_size(dist_sample(&cs->size, &rng), cs->col);
+                        : clamp_size(draw_size(g, cs, ctx, &rng), cs->col);
             count_atoms(g, ctx->table, cs->col->type.key.type,
                         put_set(g, cs, &rng, ctx, n, first));
         }

@@ -274,3 +274,61 @@ salt_of(const char *a, const char *b, uint64_t n)
     }
     return mix64(h ^ n);
 }
+
+/* ---- Stratified draws ("draws even"). ---- */
+
+int64_t
+dist_quantile(const struct dist *d, double u)
+{
+    double x = u * d->total;
+    uint64_t prev = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        const struct dist_item *it = &d->items[i];
+        if (x < it->cum || i == d->n - 1) {
+            if (it->hi == it->lo || it->cum == prev) {
+                return it->lo;
+            }
+            double pos = (x - prev) / (it->cum - prev);
+            uint64_t span = (uint64_t) (it->hi - it->lo) + 1;
+            uint64_t k = (uint64_t) (pos * span);
+            return it->lo + (int64_t) (k < span ? k : span - 1);
+        }
+        prev = it->cum;
+    }
+    return d->n ? d->items[d->n - 1].hi : 0;
+}
+
+/* A keyed bijection of [0, n): a balanced Feistel network on the smallest
+ * even number of bits that covers n, walking the cycle until it lands
+ * inside (at most 4 tries on average). */
+static uint64_t
+permute_below(uint64_t x, uint64_t n, uint64_t key)
+{
+    int bits = 2;
+    while (bits < 62 && (1ULL << bits) < n) {
+        bits += 2;
+    }
+    int half = bits / 2;
+    uint64_t mask = (1ULL << half) - 1;
+    do {
+        uint64_t l = x >> half, r = x & mask;
+        for (uint64_t i = 0; i < 4; i++) {
+            uint64_t f = mix64(r ^ key ^ (i * 0x9e3779b97f4a7c15ULL)) & mask;
+            uint64_t t = l ^ f;
+            l = r;
+            r = t;
+        }
+        x = (l << half) | r;
+    } while (x >= n);
+    return x;
+}
+
+double
+strat_uniform(uint64_t seed, uint64_t salt, uint64_t row, uint64_t n)
+{
+    if (row >= n) {
+        struct rng r = rng_derive(seed, salt, row, 0x7374726174);
+        return (double) (rng_next(&r) >> 11) * 0x1.0p-53;
+    }
+    return (permute_below(row, n, mix64(seed ^ salt)) + 0.5) / n;
+}

@@ -10,6 +10,10 @@ static void
 scale_pools(struct atom_spec *a, double scale)
 {
     for (size_t k = 0; k < a->n_tmpls; k++) {
+        struct tmpl *t = &a->tmpls[k];
+        if (t->pool_base > 0) {
+            t->pool = (uint64_t) fmax(1, llround(t->pool_base * scale));
+        }
         for (size_t i = 0; i < a->tmpls[k].n; i++) {
             struct piece *pc = &a->tmpls[k].pieces[i];
             if (pc->pool_base > 0) {
@@ -89,7 +93,7 @@ count_independent_rows(struct profile *p, double scale)
 /* "per PARENT DIST": where each parent row's group starts. */
 static void
 resolve_groups(struct table_spec *ts, const struct table_spec *ps,
-               uint64_t seed)
+               uint64_t seed, bool even)
 {
     free(ts->group_start);
     ts->n_group_parents = ps->n_rows;
@@ -97,8 +101,12 @@ resolve_groups(struct table_spec *ts, const struct table_spec *ps,
     ts->group_start[0] = 0;
     for (uint64_t r = 0; r < ps->n_rows; r++) {
         struct rng rng = rng_derive(seed, ts->salt, r, 0x67727570);
-        ts->group_start[r + 1] = ts->group_start[r]
-                                 + dist_sample(&ts->group_size, &rng);
+        int64_t n = (even
+                     ? dist_quantile(&ts->group_size,
+                                     strat_uniform(seed, ts->salt, r,
+                                                   ps->n_rows))
+                     : dist_sample(&ts->group_size, &rng));
+        ts->group_start[r + 1] = ts->group_start[r] + n;
     }
     ts->n_rows = ts->group_start[ps->n_rows];
 }
@@ -115,7 +123,11 @@ resolve_segment(struct profile *p, struct segment *sg, uint64_t seed)
     sg->start[0] = 0;
     for (uint64_t r = 0; r < sg->n_parents; r++) {
         struct rng rng = rng_derive(seed, ps->salt, r, cs->salt);
-        int64_t n = dist_sample(&cs->size, &rng);
+        int64_t n = (p->even
+                     ? dist_quantile(&cs->size,
+                                     strat_uniform(seed, ps->salt ^ cs->salt,
+                                                   r, sg->n_parents))
+                     : dist_sample(&cs->size, &rng));
         if (n < (int64_t) cs->col->type.n_min) {
             n = cs->col->type.n_min;
         }
@@ -143,7 +155,8 @@ resolve_dependent_rows(struct profile *p, uint64_t seed, bool *known)
             struct table_spec *ts = p->tables[t];
             if (!known[t] && ts && ts->group_parent >= 0
                 && known[ts->group_parent]) {
-                resolve_groups(ts, p->tables[ts->group_parent], seed);
+                resolve_groups(ts, p->tables[ts->group_parent], seed,
+                               p->even);
                 known[t] = progress = true;
             }
         }

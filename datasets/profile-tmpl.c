@@ -21,7 +21,33 @@ static const struct {
     { "maci", P_MACI, 0 },
     { "word", P_WORD, 1 }, { "match", P_MATCH, 1 },
     { "actions", P_ACTIONS, 1 }, { "txn", P_TXN, 0 },
+    { "upper", P_UPPER, 1 }, { "alpha", P_ALPHA, 1 }, { "text", P_TEXT, 1 },
 };
+
+/* "{pool:N}" (N variants at scale 1, scaled with the rows) or "{pool:=N}"
+ * (N at any scale): the whole string is drawn from the pool. */
+static bool
+parse_tmpl_pool(struct lexer *lx, const char *s, const char *arg,
+                uint64_t salt, struct tmpl *t)
+{
+    bool fixed = *arg == '=';
+    const char *end;
+    int64_t v;
+
+    if (t->pool) {
+        lex_error(lx, "template \"%s\": {pool} appears twice", s);
+        return false;
+    }
+    if (!parse_i64(arg + fixed, &end, &v) || *end || v < 1) {
+        lex_error(lx, "template \"%s\": bad {pool:%s} ({pool:N} or "
+                  "{pool:=N})", s, arg);
+        return false;
+    }
+    t->pool = v;
+    t->pool_base = fixed ? 0 : v;
+    t->salt = salt_of(s, "pool", salt);
+    return true;
+}
 
 static void
 tmpl_add_lit(struct tmpl *t, size_t *allocated, struct ds *raw)
@@ -163,6 +189,14 @@ parse_tmpl(struct lexer *lx, const char *s, uint64_t salt, struct tmpl *t)
         }
         char *body = xmemdup0(p + 1, close - p - 1);
         p = close + 1;
+        if (!strncmp(body, "pool:", 5)) {
+            bool ok = parse_tmpl_pool(lx, s, body + 5, salt, t);
+            free(body);
+            if (!ok) {
+                goto error;
+            }
+            continue;
+        }
 
         /* The literal before it first: a piece's salt counts the pieces
          * before it. */

@@ -204,9 +204,22 @@ parse_line(struct lexer *lx, struct profile *p, struct table_spec **cur)
         }
     } else if (!strcmp(first, "log")) {
         parse_log_line(lx, p);
+    } else if (!strcmp(first, "draws")) {
+        const char *how = lex_next(lx, "\"even\" or \"random\"");
+        if (how && !strcmp(how, "even")) {
+            p->even = true;
+        } else if (how && !strcmp(how, "random")) {
+            p->even = false;
+        } else if (how) {
+            lex_error(lx, "draws: expected \"even\" or \"random\", got "
+                      "\"%s\"", how);
+        }
+        if (!lx->error && lx->pos < lx->n) {
+            lex_error(lx, "unexpected \"%s\"", lx->tokens[lx->pos]);
+        }
     } else {
-        lex_error(lx, "\"%s\": expected profile, table or log (column and "
-                  "key lines are indented)", first);
+        lex_error(lx, "\"%s\": expected profile, draws, table or log "
+                  "(column and key lines are indented)", first);
     }
 }
 

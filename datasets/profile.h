@@ -40,6 +40,10 @@ enum piece_kind {
     P_MATCH,        /* OVN match expression, length from a distribution. */
     P_ACTIONS,      /* OVN actions, length from a distribution. */
     P_TXN,          /* Transaction number (0 in the initial rows). */
+    P_UPPER,        /* Random uppercase word, length from a distribution. */
+    P_ALPHA,        /* Random mixed-case word, length from a distribution. */
+    P_TEXT,         /* Random printable text (letters, digits, spaces and
+                     * punctuation), length from a distribution. */
 };
 
 struct piece {
@@ -62,6 +66,9 @@ struct tmpl {
     struct piece *pieces;
     size_t n;
     bool escapes;               /* Output may contain escaped characters. */
+    uint64_t pool;              /* "{pool:N}": the whole string is one of */
+    double pool_base;           /* this many variants (0: no pool); N at */
+    uint64_t salt;              /* scale 1 (0 if "{pool:=N}", fixed). */
 };
 
 enum spec_kind {
@@ -189,6 +196,10 @@ struct profile {
     size_t n_ops;
     uint64_t ops_total;
     char *name;
+    bool even;                  /* "draws even": sizes, group sizes and map
+                                 * keys drawn stratified over the rows, so
+                                 * their totals follow the distribution
+                                 * exactly (dataset twins). */
 };
 
 /* Parses 'file_name' against 'schema'.  On error returns NULL with a
@@ -208,5 +219,11 @@ uint64_t table_group_owner(const struct table_spec *, uint64_t row);
 /* Uniform in [0, 1), the same for every column of a row. */
 double row_uniform(uint64_t seed, const struct table_spec *, uint64_t row);
 int64_t dist_max(const struct dist *);
+/* The value at quantile 'u' in [0, 1) (ranges spread uniformly). */
+int64_t dist_quantile(const struct dist *, double u);
+/* A stratified uniform in [0, 1) for row 'row' of 'n': the rows' values are
+ * a keyed permutation of (0.5 .. n - 0.5) / n, so a distribution sampled
+ * at them has exactly its mean over the rows.  Random for rows >= n. */
+double strat_uniform(uint64_t seed, uint64_t salt, uint64_t row, uint64_t n);
 
 #endif /* DATASETS_PROFILE_H */
