@@ -122,6 +122,7 @@ struct slot {
     uint32_t *hits;             /* References: per target row. */
     int ref_table;              /* -1 if not a reference. */
     bool strong;
+    bool row_stable;            /* Shares values with another column. */
 };
 
 struct key_stat {
@@ -162,6 +163,13 @@ struct table_stat {
     int group_parent;           /* T_PER. */
     int group_col;              /* Its R_OWNER column. */
     bool emitted;
+
+    /* String columns (scalars and sets), and in how many rows each
+     * pair holds the same one value: columns that repeat each other. */
+    size_t *eq_cols;
+    size_t n_eq;
+    uint64_t *eq;               /* n_eq x n_eq: equal in the same row. */
+    uint64_t *eq_present;       /* Per column: rows with a value. */
 };
 
 struct deriver {
@@ -376,6 +384,60 @@ visit_column(struct deriver *d, struct col_stat *cs, const struct json *v,
     }
 }
 
+/* The one non-empty string of a column, or NULL. */
+static const char *
+single_string(const struct json *v)
+{
+    const struct json *elems;
+    if (!v) {
+        return NULL;
+    }
+    enum datum_form f = datum_form(v, &elems);
+    const struct json *a = (f == D_ATOM ? elems
+                            : f == D_SET && json_array_size(elems) == 1
+                            ? json_array_at(elems, 0) : NULL);
+    return (a && json_get_type(a) == JSON_STRING && *json_string(a)
+            ? json_string(a) : NULL);
+}
+
+static void
+count_equal_columns(struct table_stat *ts, const struct json *row)
+{
+    const char *v[64];
+    for (size_t i = 0; i < ts->n_eq; i++) {
+        v[i] = single_string(json_object_get(
+                   row, ts->cols[ts->eq_cols[i]].col->name));
+        ts->eq_present[i] += v[i] != NULL;
+    }
+    for (size_t i = 0; i < ts->n_eq; i++) {
+        for (size_t k = i + 1; v[i] && k < ts->n_eq; k++) {
+            if (v[k] && !strcmp(v[i], v[k])) {
+                ts->eq[i * ts->n_eq + k]++;
+            }
+        }
+    }
+}
+
+/* Columns that hold the same mostly distinct value in the same row (a
+ * port's addresses and port security) draw their pieces per row. */
+static void
+decide_row_stable(struct table_stat *ts)
+{
+    for (size_t i = 0; i < ts->n_eq; i++) {
+        for (size_t k = i + 1; k < ts->n_eq; k++) {
+            struct slot *a = &ts->cols[ts->eq_cols[i]].key;
+            struct slot *b = &ts->cols[ts->eq_cols[k]].key;
+            uint64_t both = (ts->eq_present[i] < ts->eq_present[k]
+                             ? ts->eq_present[i] : ts->eq_present[k]);
+            uint64_t eq = ts->eq[i * ts->n_eq + k];
+            if (eq >= 2 && eq * 2 >= both
+                && a->freq.n * 10 >= a->n * 9 && b->freq.n * 10 >= b->n * 9) {
+                a->row_stable = b->row_stable = true;
+            }
+        }
+    }
+}
+
 static void
 visit_rows(struct deriver *d, int pass)
 {
@@ -390,6 +452,9 @@ visit_rows(struct deriver *d, int pass)
         for (size_t c = 0; c < ts->t->n_columns; c++) {
             struct col_stat *cs = &ts->cols[c];
             visit_column(d, cs, json_object_get(j, cs->col->name), pass);
+        }
+        if (pass == 1) {
+            count_equal_columns(ts, j);
         }
         json_destroy(j);
     }
@@ -631,6 +696,7 @@ decide(struct deriver *d)
     }
     for (size_t t = 0; t < d->s->n_tables; t++) {
         struct table_stat *ts = &d->tables[t];
+        decide_row_stable(ts);
         for (size_t c = 0; c < ts->t->n_columns; c++) {
             struct col_stat *cs = &ts->cols[c];
             if (cs->role != R_UNIQUE_STRING) {
@@ -665,7 +731,8 @@ put_string_spec(struct slot *sl, bool unique, struct ds *out)
     for (size_t i = 0; i < sl->n_tops; i++) {
         if (sl->tops[i].got) {
             ds_clear(&tmpl);
-            shape_put_template(&sl->tops[i].shape, UNIQUE_NO, 1, true, &tmpl);
+            shape_put_template(&sl->tops[i].shape, UNIQUE_NO, false, 1, true,
+                               &tmpl);
             ds_put_char(&specs, ' ');
             put_profile_quoted(&specs, ds_cstr(&tmpl));
             ds_put_format(&specs, " %"PRIu64, sl->tops[i].count);
@@ -687,7 +754,7 @@ put_string_spec(struct slot *sl, bool unique, struct ds *out)
         if (i + 1 < room || sl->shapes.n <= room) {
             ds_clear(&tmpl);
             shape_put_template(sh, unique ? UNIQUE_ROW : UNIQUE_NO,
-                               unique ? 0 : pool_for(sh->n, sh->distinct),
+                               sl->row_stable, unique ? 0 : pool_for(sh->n, sh->distinct),
                                false, &tmpl);
             ds_put_char(&specs, ' ');
             put_profile_quoted(&specs, ds_cstr(&tmpl));
@@ -718,7 +785,7 @@ put_string_spec(struct slot *sl, bool unique, struct ds *out)
     if (rest.n) {
         ds_clear(&tmpl);
         shape_put_template(&rest, unique ? UNIQUE_ROW : UNIQUE_NO,
-                           unique ? 0 : pool_for(rest.n, rest.distinct),
+                           sl->row_stable, unique ? 0 : pool_for(rest.n, rest.distinct),
                            false, &tmpl);
         ds_put_char(&specs, ' ');
         put_profile_quoted(&specs, ds_cstr(&tmpl));
@@ -1053,7 +1120,17 @@ deriver_init(struct deriver *d, const struct db_file *db,
             slot_init(&cs->key, &cs->col->type.key, d);
             slot_init(&cs->value, &cs->col->type.value, d);
             shash_init(&cs->key_index);
+            const struct ovsdb_type *type = &cs->col->type;
+            if (type->key.type == ATOMIC_STRING && !type->key.enum_
+                && !ovsdb_type_is_map(type)
+                && ts->n_eq < 64) {
+                ts->eq_cols = xrealloc(ts->eq_cols,
+                                       (ts->n_eq + 1) * sizeof *ts->eq_cols);
+                ts->eq_cols[ts->n_eq++] = c;
+            }
         }
+        ts->eq = xcalloc(ts->n_eq * ts->n_eq + 1, sizeof *ts->eq);
+        ts->eq_present = xcalloc(ts->n_eq + 1, sizeof *ts->eq_present);
     }
 }
 
@@ -1075,6 +1152,9 @@ deriver_destroy(struct deriver *d)
             shash_destroy(&cs->key_index);
         }
         free(ts->cols);
+        free(ts->eq_cols);
+        free(ts->eq);
+        free(ts->eq_present);
     }
     free(d->tables);
     free(d->ordinal);

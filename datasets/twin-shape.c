@@ -541,10 +541,14 @@ unique_piece(const struct shape *sh)
 
 void
 shape_put_template(const struct shape *sh, enum unique_mode unique,
-                   uint64_t pool, bool fixed_pool, struct ds *d)
+                   bool row_stable, uint64_t pool, bool fixed_pool,
+                   struct ds *d)
 {
     int u = unique == UNIQUE_ROW ? unique_piece(sh) : -1;
-    if (pool && unique == UNIQUE_NO) {
+    /* "@row": the piece's value depends on the row only, so that a column
+     * that repeats another's value in the same row does here too. */
+    const char *at = row_stable ? "@row" : "";
+    if (pool && unique == UNIQUE_NO && !row_stable) {
         ds_put_format(d, "{pool:%s%"PRIu64"}", fixed_pool ? "=" : "", pool);
     }
     for (size_t k = 0; k < sh->n_pieces; k++) {
@@ -567,7 +571,7 @@ shape_put_template(const struct shape *sh, enum unique_mode unique,
         case SH_TEXT:
             ds_put_format(d, "{%s:", words[p->kind]);
             i64_hist_put_dist(&sh->lens[k], 16, d);
-            ds_put_char(d, '}');
+            ds_put_format(d, "%s}", at);
             break;
         case SH_DIGITS:
             if (mine) {
@@ -575,23 +579,23 @@ shape_put_template(const struct shape *sh, enum unique_mode unique,
             } else {
                 ds_put_cstr(d, "{int:");
                 put_digits_dist(&sh->lens[k], d);
-                ds_put_char(d, '}');
+                ds_put_format(d, "%s}", at);
             }
             break;
         case SH_HEX:
-            ds_put_format(d, "{hex:%"PRIu32"}", p->len);
+            ds_put_format(d, "{hex:%"PRIu32"%s}", p->len, at);
             break;
         case SH_UUID:
-            ds_put_cstr(d, mine ? "{key}" : "{uuid}");
+            ds_put_format(d, "{%s%s}", mine ? "key" : "uuid", mine ? "" : at);
             break;
         case SH_MAC:
-            ds_put_cstr(d, mine ? "{maci}" : "{mac}");
+            ds_put_format(d, "{%s%s}", mine ? "maci" : "mac", mine ? "" : at);
             break;
         case SH_IP4:
-            ds_put_cstr(d, mine ? "{ip4i}" : "{ip4}");
+            ds_put_format(d, "{%s%s}", mine ? "ip4i" : "ip4", mine ? "" : at);
             break;
         case SH_IP6:
-            ds_put_cstr(d, "{ip6}");
+            ds_put_format(d, "{ip6%s}", at);
             break;
         }
     }

@@ -93,9 +93,11 @@ enum unique_mode { UNIQUE_NO, UNIQUE_ROW };
 /* Appends the template of 's' (unquoted profile syntax): "{pool:N}" first
  * if 'pool' (a fixed pool if 'fixed_pool'); with UNIQUE_ROW, the first
  * UUID, MAC, IPv4 or number becomes the row's own ({key}, {maci},
- * {ip4i}, {i}), or {i} is appended. */
+ * {ip4i}, {i}), or {i} is appended; 'row_stable' draws every other piece
+ * per row ("@row": the same in every column of the row). */
 void shape_put_template(const struct shape *, enum unique_mode,
-                        uint64_t pool, bool fixed_pool, struct ds *);
+                        bool row_stable, uint64_t pool, bool fixed_pool,
+                        struct ds *);
 
 /* The pool size that gives 'distinct' different values in 'n' uniform
  * draws (0: no pool, every draw is new). */
