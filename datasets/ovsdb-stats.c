@@ -195,7 +195,7 @@ including _uuid, _version and default values.\n\
                values) for ovsdb-gen --profile, with FILE's schema\n\
   --drop-keys  with --profile: synthetic map keys instead of FILE's\n\
   --compare    SOURCE and TWIN side by side, per table and overall, with\n\
-               the fidelity tolerances; exit 1 if one is not met\n\
+               the fidelity tolerances; exit 3 if one is not met\n\
   -h, --help   this help\n");
 }
 

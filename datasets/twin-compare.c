@@ -320,5 +320,5 @@ twin_compare(const char *source, const char *twin, bool as_json)
     db_counts_destroy(&b.c);
     db_schema_destroy(a.schema);
     db_schema_destroy(b.schema);
-    return r.failed ? 1 : 0;
+    return r.failed ? 3 : 0;
 }

@@ -6,7 +6,8 @@
 #include <stdbool.h>
 
 /* Loads both files (one after the other), prints the comparison (text or
- * JSON) and returns 0 if every tolerance holds, 1 if not. */
+ * JSON) and returns 0 if every tolerance holds, 3 if not (1 is a fatal
+ * error, 2 a usage error). */
 int twin_compare(const char *source, const char *twin, bool as_json);
 
 #endif /* DATASETS_TWIN_COMPARE_H */
