@@ -904,6 +904,18 @@ synthetic_key(size_t i, size_t len)
     return ds_steal_cstr(&k);
 }
 
+/* A key that a profile line can hold (no line breaks or controls). */
+static bool
+profile_safe(const char *s)
+{
+    for (; *s; s++) {
+        if ((unsigned char) *s < 0x20) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* "map" with key lines, if the keys repeat; false for "mapgen". */
 static bool
 put_map_keys(const struct deriver *d, const struct table_stat *ts,
@@ -938,7 +950,8 @@ put_map_keys(const struct deriver *d, const struct table_stat *ts,
             ds_destroy(&v);
             continue;
         }
-        char *name = (d->opt->drop_keys ? synthetic_key(k, strlen(ks->key))
+        char *name = (d->opt->drop_keys || !profile_safe(ks->key)
+                      ? synthetic_key(k, strlen(ks->key))
                       : xstrdup(ks->key));
         ds_put_cstr(&lines, "    key ");
         put_profile_quoted(&lines, name);
@@ -1165,6 +1178,12 @@ void
 twin_derive(const struct db_file *db, const struct twin_options *opt,
             struct ds *out)
 {
+    /* Every row checked against the schema first (an error names file,
+     * record and byte offset), so the passes can trust the types. */
+    struct db_counts dc;
+    db_counts_compute(&dc, db, false);
+    db_counts_destroy(&dc);
+
     struct deriver d;
     deriver_init(&d, db, opt);
     visit_rows(&d, 1);

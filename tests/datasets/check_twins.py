@@ -5,7 +5,7 @@
 usage: check_twins.py CHECK --gen G --stats S --profiles DIR --k8s PROFILE
                       [--ovsdb-tool T] [--harness IMPL=PATH ...]
 CHECK is one of: roundtrip-nb, roundtrip-sb, roundtrip-k8s, roundtrip-log,
-privacy, drop-keys, scaling, harness-heap, errors.
+privacy, drop-keys, scaling, harness-heap, errors, hostile.
 
 Sources are made by the project: NB and SB from datasets/profiles at small
 scales, and an ovn-kubernetes shaped NB (a few huge port groups) from a
@@ -397,7 +397,59 @@ def check_errors(ctx):
               "profile error %r: rc %d: %s" % (bad, p.returncode, p.stderr))
 
 
+def write_db(path, schema_file, rows):
+    """A standalone OVSDB file: the schema, then one transaction."""
+    import hashlib
+    schema = json.load(open(schema_file))
+    with open(path, "wb") as f:
+        for rec in (schema, dict(rows, _date=1700000000000)):
+            body = json.dumps(rec, separators=(",", ":")).encode() + b"\n"
+            f.write(b"OVSDB JSON %d %s\n" % (len(body), hashlib.sha1(body)
+                                             .hexdigest().encode()))
+            f.write(body)
+
+
+def check_hostile(ctx):
+    """Strings a profile line must not break on: quotes, backslashes,
+    braces, '#', tabs, newlines, UTF-8, 20 KB; map keys with the same."""
+    import uuid as uuidlib
+    weird = ['a"b', 'c\\d', '{x}', '}}{{', '# not a comment', 'tab\there',
+             'new\nline', 'caf\u00e9 \u65e5\u672c', 'x' * 20000, '',
+             '@row', '{uuid}', 'pool:=3']
+    switches, ports = {}, {}
+    for i in range(60):
+        pid = str(uuidlib.UUID(int=i + 1, version=4))
+        ports[pid] = {"name": "p%d%s" % (i, weird[i % len(weird)][:50]),
+                      "addresses": ["set", [weird[(i + 3) % len(weird)]]],
+                      "external_ids": ["map", [[k, weird[(i + j) %
+                                                         len(weird)]]
+                                               for j, k in enumerate(
+                                                   ['k"1', 'k\n2', 'k{3}',
+                                                    'k#4'])]]}
+    for i in range(6):
+        sid = str(uuidlib.UUID(int=1000 + i, version=4))
+        mine = list(ports)[i * 10:(i + 1) * 10]
+        switches[sid] = {"name": weird[i] + str(i),
+                         "ports": ["set", [["uuid", p] for p in mine]]}
+    src = ctx.path("hostile.db")
+    write_db(src, NB, {"Logical_Switch": switches,
+                       "Logical_Switch_Port": ports})
+    check(ctx.stats(src)["rows_total"] == 66, "the hostile source is wrong")
+    prof, twin = ctx.twin(src, NB, tag="hostile")
+    st = ctx.stats(twin)
+    check(st["rows"] == {"Logical_Switch": 6, "Logical_Switch_Port": 60},
+          "twin rows %s" % st["rows"])
+    rows = tool_rows(ctx, twin)
+    check(rows is None or rows == 66, "ovsdb-tool keeps %s rows" % rows)
+    values, _ = strings_of(src)
+    twin_values, _ = strings_of(twin)
+    leaked = [v for v in values & twin_values if len(v) >= MIN_LEAK_LEN]
+    check(not leaked, "source strings in the twin: %s" % leaked[:3])
+    check(st["string_length"]["64+"] > 0, "the 20 KB strings are gone")
+
+
 CHECKS = {
+    "hostile": check_hostile,
     "roundtrip-nb": check_roundtrip("nb"),
     "roundtrip-sb": check_roundtrip("sb"),
     "roundtrip-k8s": check_roundtrip("k8s"),
