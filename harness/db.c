@@ -7,7 +7,30 @@
 #include <string.h>
 
 #include "json.h"
+#include "txn.h"
 #include "util.h"
+
+enum db_model db_model = DB_MODEL_FULL;
+size_t n_weak_refs;
+
+const char *
+db_model_name(enum db_model m)
+{
+    return m == DB_MODEL_FULL ? "full" : "json-only";
+}
+
+bool
+db_model_from_string(const char *s, enum db_model *m)
+{
+    if (!strcmp(s, "full")) {
+        *m = DB_MODEL_FULL;
+    } else if (!strcmp(s, "json-only")) {
+        *m = DB_MODEL_JSON_ONLY;
+    } else {
+        return false;
+    }
+    return true;
+}
 
 struct db *
 db_create(struct db_schema *schema)
@@ -22,6 +45,12 @@ db_create(struct db_schema *schema)
         t->schema = schema->tables[i];
         t->mask = 0;
         t->buckets = xcalloc(1, sizeof *t->buckets);
+        if (db_model == DB_MODEL_FULL && t->schema->n_indexes) {
+            t->indexes = xmalloc(t->schema->n_indexes * sizeof *t->indexes);
+            for (unsigned int j = 0; j < t->schema->n_indexes; j++) {
+                hmap_init(&t->indexes[j]);
+            }
+        }
     }
     return db;
 }
@@ -41,6 +70,12 @@ db_destroy(struct db *db)
             }
         }
         free(t->buckets);
+        if (t->indexes) {
+            for (unsigned int j = 0; j < t->schema->n_indexes; j++) {
+                hmap_destroy(&t->indexes[j]);
+            }
+            free(t->indexes);
+        }
     }
     free(db->tables);
     db_schema_destroy(db->schema);
@@ -95,12 +130,38 @@ table_expand(struct table *t)
     t->mask = new_mask;
 }
 
+/* Allocates a row of 'ts' in the current model, with undefined fields. */
+static struct row *
+row_alloc(const struct table_schema *ts)
+{
+    size_t fields = sizeof(struct row) + ts->n_columns * sizeof(struct datum);
+    enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
+    struct row *r;
+
+    if (db_model == DB_MODEL_FULL) {
+        size_t size = (sizeof(struct row_ovs) + fields
+                       + ts->n_columns * sizeof(unsigned int *)
+                       + ts->n_indexes * sizeof(struct hmap_node));
+        struct row_ovs *ro = xmalloc(size);
+        ro->table = NULL;
+        ro->txn_row = NULL;
+        hmap_init(&ro->dst_refs);
+        ro->n_refs = 0;
+        r = (struct row *) (ro + 1);
+        memset(row_refcnts(r, ts), 0, ts->n_columns * sizeof(unsigned int *));
+    } else {
+        r = xmalloc(fields);
+    }
+    xalloc_category_set(old);
+    r->next = NULL;
+    return r;
+}
+
 struct row *
 row_create(const struct table_schema *ts, const struct uuid *uuid)
 {
-    struct row *r = xmalloc(sizeof *r + ts->n_columns * sizeof r->fields[0]);
+    struct row *r = row_alloc(ts);
 
-    r->next = NULL;
     r->uuid = *uuid;
     memset(&r->version, 0, sizeof r->version);
     for (unsigned int i = 0; i < ts->n_columns; i++) {
@@ -110,29 +171,138 @@ row_create(const struct table_schema *ts, const struct uuid *uuid)
 }
 
 void
-row_destroy(struct row *r, const struct table_schema *ts)
+row_field_release(struct row *r, const struct table_schema *ts,
+                  unsigned int i)
 {
-    for (unsigned int i = 0; i < ts->n_columns; i++) {
+    if (db_model == DB_MODEL_FULL) {
+        unsigned int **refcnt = &row_refcnts(r, ts)[i];
+        if (*refcnt && --**refcnt) {
+            /* Still shared: the other copy keeps the atoms. */
+            datum_init_empty(&r->fields[i]);
+        } else {
+            free(*refcnt);
+            datum_destroy(&r->fields[i], &ts->columns[i]->type);
+        }
+        *refcnt = NULL;
+    } else {
         datum_destroy(&r->fields[i], &ts->columns[i]->type);
     }
-    free(r);
+}
+
+void
+row_field_unshare(struct row *r, const struct table_schema *ts,
+                  unsigned int i)
+{
+    if (db_model != DB_MODEL_FULL) {
+        return;
+    }
+    unsigned int **refcnt = &row_refcnts(r, ts)[i];
+    if (*refcnt && **refcnt > 1) {
+        struct datum copy;
+        enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
+        datum_clone(&copy, &r->fields[i], &ts->columns[i]->type);
+        xalloc_category_set(old);
+        r->fields[i] = copy;
+        --**refcnt;
+        *refcnt = NULL;
+    }
+}
+
+void
+weak_ref_destroy(struct weak_ref *w)
+{
+    atom_destroy(&w->key, w->type.key.type);
+    if (w->type.value.type != ATOMIC_VOID) {
+        atom_destroy(&w->value, w->type.value.type);
+    }
+    ovsdb_type_destroy(&w->type);
+    free(w);
+    n_weak_refs--;
+}
+
+uint32_t
+weak_ref_hash(const struct weak_ref *w)
+{
+    return uuid_hash(&w->src);
+}
+
+void
+row_destroy(struct row *r, const struct table_schema *ts)
+{
+    if (!r) {
+        return;
+    }
+    for (unsigned int i = 0; i < ts->n_columns; i++) {
+        row_field_release(r, ts, i);
+    }
+    if (db_model == DB_MODEL_FULL) {
+        struct row_ovs *ro = row_ovs(r);
+        struct hmap_node *node, *next;
+        for (node = hmap_first(&ro->dst_refs); node; node = next) {
+            next = hmap_next(&ro->dst_refs, node);
+            weak_ref_destroy(CONTAINER_OF(node, struct weak_ref, dst_node));
+        }
+        hmap_destroy(&ro->dst_refs);
+        free(ro);
+    } else {
+        free(r);
+    }
 }
 
 struct row *
 row_clone(const struct row *src, const struct table_schema *ts)
 {
-    struct row *r = xmalloc(sizeof *r + ts->n_columns * sizeof r->fields[0]);
+    struct row *r = row_alloc(ts);
 
-    r->next = NULL;
     r->uuid = src->uuid;
     r->version = src->version;
+    enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
     for (unsigned int i = 0; i < ts->n_columns; i++) {
         datum_clone(&r->fields[i], &src->fields[i], &ts->columns[i]->type);
+    }
+    xalloc_category_set(old);
+    if (db_model == DB_MODEL_FULL) {
+        row_ovs(r)->table = row_ovs(src)->table;
     }
     return r;
 }
 
-static void
+struct row *
+row_clone_shared(const struct row *src_, const struct table_schema *ts)
+{
+    struct row *src = (struct row *) src_;
+    struct row *r = row_alloc(ts);
+    unsigned int **src_refcnts = row_refcnts(src, ts);
+    unsigned int **refcnts = row_refcnts(r, ts);
+
+    r->uuid = src->uuid;
+    r->version = src->version;
+    row_ovs(r)->table = row_ovs(src)->table;
+    for (unsigned int i = 0; i < ts->n_columns; i++) {
+        if (!src_refcnts[i]) {
+            enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
+            src_refcnts[i] = xmalloc(sizeof *src_refcnts[i]);
+            xalloc_category_set(old);
+            *src_refcnts[i] = 1;
+        }
+        r->fields[i] = src->fields[i];
+        refcnts[i] = src_refcnts[i];
+        (*refcnts[i])++;
+    }
+
+    struct hmap *dst_refs = &row_ovs(src)->dst_refs;
+    for (struct hmap_node *node = hmap_first(dst_refs); node;
+         node = hmap_next(dst_refs, node)) {
+        struct weak_ref *w = weak_ref_clone(CONTAINER_OF(node, struct weak_ref,
+                                                         dst_node));
+        enum xalloc_category old = xalloc_category_set(XALLOC_INDEX);
+        hmap_insert(&row_ovs(r)->dst_refs, &w->dst_node, weak_ref_hash(w));
+        xalloc_category_set(old);
+    }
+    return r;
+}
+
+void
 table_link_row(struct table *t, struct row *r)
 {
     if (t->n_rows > t->mask) {
@@ -142,6 +312,9 @@ table_link_row(struct table *t, struct row *r)
     r->next = t->buckets[b];
     t->buckets[b] = r;
     t->n_rows++;
+    if (db_model == DB_MODEL_FULL) {
+        row_ovs(r)->table = t;
+    }
 }
 
 struct row *
@@ -153,15 +326,38 @@ table_insert_row(struct table *t, const struct uuid *uuid)
     return r;
 }
 
-void
-table_delete_row(struct table *t, struct row *row)
+static struct row **
+table_find_slot(struct table *t, const struct row *row)
 {
     struct row **p = &t->buckets[uuid_hash(&row->uuid) & t->mask];
     while (*p != row) {
         p = &(*p)->next;
     }
+    return p;
+}
+
+void
+table_unlink_row(struct table *t, struct row *row)
+{
+    struct row **p = table_find_slot(t, row);
     *p = row->next;
+    row->next = NULL;
     t->n_rows--;
+}
+
+void
+table_replace_row(struct table *t, struct row *old, struct row *new)
+{
+    struct row **p = table_find_slot(t, old);
+    new->next = old->next;
+    old->next = NULL;
+    *p = new;
+}
+
+void
+table_delete_row(struct table *t, struct row *row)
+{
+    table_unlink_row(t, row);
     row_destroy(row, t->schema);
 }
 
@@ -212,6 +408,7 @@ row_set_from_json(struct row *row, const struct table_schema *ts,
         }
         struct datum *field = &row->fields[c->index];
         if (diff) {
+            row_field_unshare(row, ts, c->index);
             datum_apply_diff(field, &value, &c->type);
             error = datum_check_size(field, &c->type);
             if (error) {
@@ -221,8 +418,8 @@ row_set_from_json(struct row *row, const struct table_schema *ts,
                 return e;
             }
         } else {
-            datum_swap(field, &value);
-            datum_destroy(&value, &c->type);
+            row_field_release(row, ts, c->index);
+            *field = value;
         }
     }
     return NULL;
@@ -283,6 +480,9 @@ db_apply_record(struct db *db, const struct json *json)
 {
     if (json_get_type(json) != JSON_OBJECT) {
         return xasprintf("transaction record must be a JSON object");
+    }
+    if (db_model == DB_MODEL_FULL) {
+        return txn_apply_record(db, json);
     }
     const struct json *is_diff_json = json_object_get(json, "_is_diff");
     bool is_diff = is_diff_json && json_get_type(is_diff_json) == JSON_TRUE;

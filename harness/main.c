@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "build-info.h"
+#include "db.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/out-file.h"
 #include "ds.h"
@@ -56,6 +57,12 @@ usage(FILE *stream)
 "                    parsed node itself, json_clone()d; copy: a fresh node,\n"
 "                    which shows what keeping the parse tree's scattered\n"
 "                    nodes costs a refcounted impl\n"
+"  --model full|json-only\n"
+"                    full (default): the database plus what ovsdb-server\n"
+"                    keeps around it (row headers, datum reference counts,\n"
+"                    weak references, indexes, a transaction per record\n"
+"                    with its checks; docs/model.md); json-only: only the\n"
+"                    database, so the JSON representation's share shows\n"
 "  --help            this text\n"
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
@@ -100,7 +107,7 @@ enum {
     OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
     OPT_TABLE, OPT_CONDITION, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
-    OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_HELP,
+    OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL, OPT_HELP,
 };
 
 static void
@@ -124,6 +131,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "no-sha256", no_argument, NULL, OPT_NO_SHA256 },
         { "no-heap-stats", no_argument, NULL, OPT_NO_HEAP_STATS },
         { "string-atoms", required_argument, NULL, OPT_STRING_ATOMS },
+        { "model", required_argument, NULL, OPT_MODEL },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
     };
@@ -194,6 +202,12 @@ parse_options(int argc, char *argv[], struct workload_options *o)
                 string_atoms = STRING_ATOMS_COPY;
             } else {
                 usage_error("--string-atoms: \"%s\" is not shared or copy",
+                            optarg);
+            }
+            break;
+        case OPT_MODEL:
+            if (!db_model_from_string(optarg, &db_model)) {
+                usage_error("--model: \"%s\" is not full or json-only",
                             optarg);
             }
             break;
@@ -311,6 +325,9 @@ main(int argc, char *argv[])
         /* Only when not the default, so that earlier results still match. */
         ds_put_cstr(&params, " string_atoms=copy");
     }
+    if (db_model != DB_MODEL_FULL) {
+        ds_put_format(&params, " model=%s", db_model_name(db_model));
+    }
 
     const struct json_impl_info *info = json_impl_info();
     struct results_context ctx = {
@@ -326,6 +343,7 @@ main(int argc, char *argv[])
         .cflags = harness_cflags,
         .git_commit = harness_git_commit,
         .node_size = info->node_size,
+        .model = db_model_name(db_model),
     };
     int status = 0;
     if (o.results) {

@@ -113,6 +113,7 @@ put_context(struct ds *ds, const struct results_context *c)
     put_kv_string(ds, "compiler", c->compiler, true);
     put_kv_string(ds, "cflags", c->cflags, true);
     put_kv_string(ds, "git_commit", c->git_commit, true);
+    put_kv_string(ds, "model", c->model ? c->model : "", true);
     put_kv_string(ds, "node_size", node_size, false);
     ds_put_cstr(ds, "  },\n");
 }

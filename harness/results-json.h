@@ -25,6 +25,7 @@ struct results_context {
     const char *cflags;
     const char *git_commit;
     size_t node_size;
+    const char *model;          /* --model: "full" or "json-only". */
 };
 
 /* Writes 'file' atomically.  Returns NULL or a malloc'd error. */

@@ -34,6 +34,11 @@ load_run(struct phases *p, const struct workload_options *o)
     phases_counter(p, "records", stats.records);
     phases_counter(p, "file_bytes", stats.bytes);
     phases_counter(p, "rss_after_load_bytes", phases_last(p)->end.rss_bytes);
+    if (db_model == DB_MODEL_FULL) {
+        /* What ovs-appctl memory/show reports, to compare. */
+        phases_counter(p, "weak_refs", n_weak_refs);
+        phases_counter(p, "atoms", db->n_atoms);
+    }
 
     phases_begin(p, "free");
     db_destroy(db);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ds.h"
+#include "hash.h"
 #include "json.h"
 #include "util.h"
 
@@ -359,6 +360,39 @@ datum_is_default(const struct datum *d, const struct ovsdb_type *t)
     }
     return (d->n == 1 && atom_is_default(&d->keys[0], t->key.type)
             && (!d->values || atom_is_default(&d->values[0], t->value.type)));
+}
+
+uint32_t
+atom_hash(const union atom *a, enum atomic_type type, uint32_t basis)
+{
+    switch (type) {
+    case ATOMIC_INTEGER:
+        return hash_finish(hash_add64(basis, (uint64_t) a->integer), 8);
+    case ATOMIC_REAL:
+        return hash_bytes(&a->real, sizeof a->real, basis);
+    case ATOMIC_BOOLEAN:
+        return hash_int(a->boolean, basis);
+    case ATOMIC_STRING:
+        return hash_string(json_string(a->s), basis);
+    case ATOMIC_UUID:
+        return hash_int(uuid_hash(&a->uuid), basis);
+    case ATOMIC_VOID:
+    case N_ATOMIC_TYPES:
+        break;
+    }
+    return basis;
+}
+
+uint32_t
+datum_hash(const struct datum *d, const struct ovsdb_type *t, uint32_t basis)
+{
+    for (unsigned int i = 0; i < d->n; i++) {
+        basis = atom_hash(&d->keys[i], t->key.type, basis);
+        if (d->values) {
+            basis = atom_hash(&d->values[i], t->value.type, basis);
+        }
+    }
+    return basis;
 }
 
 unsigned int

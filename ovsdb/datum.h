@@ -77,6 +77,10 @@ struct json *datum_to_json(const struct datum *, const struct ovsdb_type *);
 /* Writes the same text that json_to_ds(datum_to_json(...)) would. */
 void datum_to_ds(const struct datum *, const struct ovsdb_type *,
                  struct ds *);
+/* Hash of the atoms of 'datum' (keys, then values), for indexes. */
+uint32_t datum_hash(const struct datum *, const struct ovsdb_type *,
+                    uint32_t basis);
+uint32_t atom_hash(const union atom *, enum atomic_type, uint32_t basis);
 /* Index of 'key' in sorted 'datum', or UINT_MAX. */
 unsigned int datum_find_key(const struct datum *, const union atom *,
                             enum atomic_type);

@@ -39,6 +39,10 @@ table_schema_destroy(struct table_schema *t)
     for (unsigned int i = 0; i < t->n_columns; i++) {
         column_schema_destroy(t->columns[i]);
     }
+    for (unsigned int i = 0; i < t->n_indexes; i++) {
+        free(t->indexes[i].columns);
+    }
+    free(t->indexes);
     free(t->columns);
     shash_destroy(&t->columns_by_name);
     free(t->name);
@@ -68,6 +72,47 @@ column_schema_from_json(const char *name, const struct json *json,
     c->ephemeral = eph && json_get_type(eph) == JSON_TRUE;
     c->name = xstrdup(name);
     *cp = c;
+    return NULL;
+}
+
+/* Parses "indexes": an array of arrays of column names. */
+static char *
+indexes_from_json(struct table_schema *t, const struct json *json)
+{
+    if (!json) {
+        return NULL;
+    }
+    if (json_get_type(json) != JSON_ARRAY) {
+        return xasprintf("table %s: \"indexes\" must be an array", t->name);
+    }
+    size_t n = json_array_size(json);
+    t->indexes = xcalloc(n ? n : 1, sizeof *t->indexes);
+    for (size_t i = 0; i < n; i++) {
+        const struct json *cols = json_array_at(json, i);
+        if (json_get_type(cols) != JSON_ARRAY || !json_array_size(cols)) {
+            return xasprintf("table %s: index %zu must be a non-empty array "
+                             "of column names", t->name, i);
+        }
+        struct index_schema *idx = &t->indexes[t->n_indexes++];
+        size_t nc = json_array_size(cols);
+        idx->columns = xmalloc(nc * sizeof *idx->columns);
+        for (size_t j = 0; j < nc; j++) {
+            const struct json *name = json_array_at(cols, j);
+            const struct column_schema *c = (
+                json_get_type(name) == JSON_STRING
+                ? shash_find_data(&t->columns_by_name, json_string(name))
+                : NULL);
+            if (!c) {
+                return xasprintf("table %s: index %zu names no column of "
+                                 "the table", t->name, i);
+            }
+            if (c->ephemeral) {
+                return xasprintf("table %s: index %zu: ephemeral column %s "
+                                 "cannot be indexed", t->name, i, c->name);
+            }
+            idx->columns[idx->n_columns++] = c->index;
+        }
+    }
     return NULL;
 }
 
@@ -118,6 +163,9 @@ table_schema_from_json(const char *name, const struct json *json,
         shash_add(&t->columns_by_name, cname, c);
     }
     free(sorted);
+    if (!error) {
+        error = indexes_from_json(t, json_object_get(json, "indexes"));
+    }
     if (error) {
         table_schema_destroy(t);
         return error;

@@ -18,6 +18,12 @@ struct column_schema {
     bool ephemeral;
 };
 
+/* A table index: rows must differ in these columns (RFC 7047 "indexes"). */
+struct index_schema {
+    unsigned int n_columns;
+    unsigned int *columns;      /* Column indexes, in the schema's order. */
+};
+
 struct table_schema {
     char *name;
     unsigned int index;         /* In struct db's 'tables'. */
@@ -26,6 +32,8 @@ struct table_schema {
     unsigned int n_columns;
     bool is_root;
     long long max_rows;         /* 0 if unlimited (OVSDB requires >= 1). */
+    struct index_schema *indexes;
+    unsigned int n_indexes;
 };
 
 struct db_schema {

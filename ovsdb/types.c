@@ -263,6 +263,31 @@ base_type_from_json(struct base_type *b, const struct json *json)
     return error;
 }
 
+static void
+base_type_clone(struct base_type *dst, const struct base_type *src)
+{
+    *dst = *src;
+    if (src->enum_) {
+        struct ovsdb_type t = { .n_min = 0, .n_max = TYPE_UNLIMITED };
+        base_type_init(&t.key, src->type);
+        t.value.type = ATOMIC_VOID;
+        dst->enum_ = xmalloc(sizeof *dst->enum_);
+        datum_clone(dst->enum_, src->enum_, &t);
+    }
+    if (src->type == ATOMIC_UUID && src->u.uuid.ref_table_name) {
+        dst->u.uuid.ref_table_name = xstrdup(src->u.uuid.ref_table_name);
+    }
+}
+
+void
+ovsdb_type_clone(struct ovsdb_type *dst, const struct ovsdb_type *src)
+{
+    base_type_clone(&dst->key, &src->key);
+    base_type_clone(&dst->value, &src->value);
+    dst->n_min = src->n_min;
+    dst->n_max = src->n_max;
+}
+
 void
 ovsdb_type_destroy(struct ovsdb_type *t)
 {

@@ -64,6 +64,9 @@ void base_type_init(struct base_type *, enum atomic_type);
 void base_type_destroy(struct base_type *);
 char *base_type_from_json(struct base_type *, const struct json *);
 void ovsdb_type_destroy(struct ovsdb_type *);
+/* A deep copy (enum sets and refTable names duplicated), as OVS keeps one
+ * in every weak reference. */
+void ovsdb_type_clone(struct ovsdb_type *dst, const struct ovsdb_type *src);
 /* Parses a column "type" value.  Returns NULL or a malloc'd error. */
 char *ovsdb_type_from_json(struct ovsdb_type *, const struct json *);
 
