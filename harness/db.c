@@ -190,6 +190,33 @@ row_field_release(struct row *r, const struct table_schema *ts,
 }
 
 void
+row_field_share(struct row *r, const struct table_schema *ts, unsigned int i,
+                struct datum *dst, unsigned int **refcnt)
+{
+    unsigned int **rc = &row_refcnts(r, ts)[i];
+    if (!*rc) {
+        enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
+        *rc = xmalloc(sizeof **rc);
+        xalloc_category_set(old);
+        **rc = 1;
+    }
+    (**rc)++;
+    *dst = r->fields[i];
+    *refcnt = *rc;
+}
+
+void
+shared_datum_release(struct datum *d, unsigned int *refcnt,
+                     const struct ovsdb_type *t)
+{
+    if (!--*refcnt) {
+        free(refcnt);
+        datum_destroy(d, t);
+    }
+    datum_init_empty(d);
+}
+
+void
 row_field_unshare(struct row *r, const struct table_schema *ts,
                   unsigned int i)
 {

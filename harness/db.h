@@ -141,6 +141,14 @@ struct row *row_clone_shared(const struct row *, const struct table_schema *);
  * leaves it empty. */
 void row_field_release(struct row *, const struct table_schema *,
                        unsigned int i);
+/* Full model: '*dst' shares column 'i' of 'row' (its reference count,
+ * allocated on first share, goes to '*refcnt'), as ovsdb_datum_clone()
+ * does for a monitor's change set; shared_datum_release() drops it. */
+void row_field_share(struct row *, const struct table_schema *,
+                     unsigned int i, struct datum *dst,
+                     unsigned int **refcnt);
+void shared_datum_release(struct datum *, unsigned int *refcnt,
+                          const struct ovsdb_type *);
 /* Makes column 'i' of 'row' its own before an in-place change. */
 void row_field_unshare(struct row *, const struct table_schema *,
                        unsigned int i);

@@ -1054,19 +1054,65 @@ txn_destroy(struct txn *txn)
     free(txn->txn_indexes);
 }
 
+struct txn *
+txn_create(struct db *db)
+{
+    enum xalloc_category cat = xalloc_category_set(XALLOC_MODEL);
+    struct txn *txn = xzalloc(sizeof *txn);
+    xalloc_category_set(cat);
+
+    txn->db = db;
+    hmap_init(&txn->by_uuid);
+    txn->txn_indexes = xcalloc(db->schema->n_tables ? db->schema->n_tables
+                                                    : 1,
+                               sizeof *txn->txn_indexes);
+    return txn;
+}
+
+struct row *
+txn_modify_row(struct txn *txn, struct table *t, struct row *row)
+{
+    return txn_row_modify(txn, t, row);
+}
+
+char *
+txn_commit(struct txn *txn, txn_commit_cb *cb, void *aux)
+{
+    char *error = precommit(txn);
+
+    if (error) {
+        abort_txn(txn);
+    } else {
+        struct db *db = txn->db;
+        db->n_atoms += txn->n_atoms_diff;
+        if (cb) {
+            for (size_t k = 0; k < txn->n_rows; k++) {
+                struct txn_row *tr = txn->rows[k];
+                if (tr->old || tr->new) {
+                    cb(aux, tr->table, tr->old, tr->new);
+                }
+            }
+        }
+        for (size_t k = 0; k < txn->n_rows; k++) {
+            update_weak_refs(txn, txn->rows[k]);
+        }
+        for (size_t k = 0; k < txn->n_rows; k++) {
+            commit_row(txn->rows[k]);
+        }
+        db->n_txns++;
+    }
+    txn_destroy(txn);
+    free(txn);
+    return error;
+}
+
 char *
 txn_apply_record(struct db *db, const struct json *json)
 {
     const struct json *is_diff_json = json_object_get(json, "_is_diff");
     bool is_diff = is_diff_json && json_get_type(is_diff_json) == JSON_TRUE;
-    struct txn txn;
+    struct txn *txn = txn_create(db);
     char *error = NULL;
-
-    memset(&txn, 0, sizeof txn);
-    txn.db = db;
-    hmap_init(&txn.by_uuid);
-    txn.txn_indexes = xcalloc(db->schema->n_tables ? db->schema->n_tables : 1,
-                              sizeof *txn.txn_indexes);
 
     struct shash_node *node;
     SHASH_FOR_EACH (node, json_object(json)) {
@@ -1080,26 +1126,16 @@ txn_apply_record(struct db *db, const struct json *json)
                               db->schema->name);
             break;
         }
-        error = txn_table_from_json(&txn, t, node->data, is_diff);
+        error = txn_table_from_json(txn, t, node->data, is_diff);
         if (error) {
             break;
         }
     }
-    if (!error) {
-        error = precommit(&txn);
-    }
     if (error) {
-        abort_txn(&txn);
-    } else {
-        db->n_atoms += txn.n_atoms_diff;
-        for (size_t k = 0; k < txn.n_rows; k++) {
-            update_weak_refs(&txn, txn.rows[k]);
-        }
-        for (size_t k = 0; k < txn.n_rows; k++) {
-            commit_row(txn.rows[k]);
-        }
-        db->n_txns++;
+        abort_txn(txn);
+        txn_destroy(txn);
+        free(txn);
+        return error;
     }
-    txn_destroy(&txn);
-    return error;
+    return txn_commit(txn, NULL, NULL);
 }

@@ -13,9 +13,25 @@
 
 struct db;
 struct json;
+struct row;
+struct table;
+struct txn;
 
 /* Applies one record (the shape db_apply_record() takes) as a transaction.
  * Returns NULL or a malloc'd error; on error the database is unchanged. */
 char *txn_apply_record(struct db *, const struct json *);
+
+/* A transaction built by hand (the monitor workload's update batches). */
+struct txn *txn_create(struct db *);
+/* The writable copy of committed 'row', which takes its place in 't'. */
+struct row *txn_modify_row(struct txn *, struct table *, struct row *);
+/* Called for each row the commit changes, before the old one is freed (as
+ * ovsdb_monitors_commit() is): 'old' NULL for an insert, 'new' NULL for a
+ * delete. */
+typedef void txn_commit_cb(void *aux, struct table *, struct row *old,
+                           struct row *new);
+/* Checks and applies 'txn' (or undoes it on error) and frees it.  Returns
+ * NULL or a malloc'd error. */
+char *txn_commit(struct txn *, txn_commit_cb *, void *aux);
 
 #endif

@@ -9,7 +9,11 @@
  *           nodes, this is a full clone per client, the cost it removed);
  *   direct  like cache, but each row is written straight into a buffer and
  *           wrapped with json_serialized_object_create_nocopy (seed 3).
- * Messages use the monitor_cond "update2" shape. */
+ * Messages use the monitor_cond "update2" shape.  With the full model
+ * (--model full) each batch is a transaction (txn.h) whose commit fills the
+ * monitor's change set (monitor-changes.h), and the update is composed from
+ * the changed columns found there, as ovsdb-server does; json-only changes
+ * the rows in place. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +23,7 @@
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"
+#include "monitor-changes.h"
 #include "ovsdb/rng.h"
 #include "ovsdb/schema.h"
 #include "phases.h"
@@ -162,6 +167,45 @@ modify_row(struct monitor *m, struct row *row, int batch, size_t i)
     }
 }
 
+/* One update batch in the full model: a transaction changing the rows, its
+ * commit filling the change set, the update composed from that.  The rows
+ * are replaced by their new versions in 'matching'. */
+static char *
+full_batch(struct phases *p, struct monitor *m,
+           const struct workload_options *o, struct row **matching,
+           size_t n_matching, size_t start, size_t stride, size_t per_batch,
+           int k, struct row **batch)
+{
+    const struct table_schema *ts = m->table->schema;
+    struct txn *txn = txn_create(m->db);
+
+    for (size_t i = 0; i < per_batch; i++) {
+        size_t idx = (start + i * stride) % n_matching;
+        struct row *row = txn_modify_row(txn, m->table, matching[idx]);
+        matching[idx] = row;
+        row_field_unshare(row, ts, m->mod_column->index);
+        modify_row(m, row, k, i);
+    }
+
+    struct monitor_changes mc;
+    monitor_changes_init(&mc, m->table);
+    char *error = txn_commit(txn, monitor_changes_add, &mc);
+    if (!error) {
+        size_t n = 0;
+        for (size_t i = 0; i < mc.n; i++) {
+            const struct column_schema *c
+                = monitor_change_first_changed(&mc, mc.order[i]);
+            if (c) {
+                /* Only 'mod_column' changes, so the update names it. */
+                batch[n++] = mc.order[i]->row;
+            }
+        }
+        compose_and_send(p, m, 0, o->clients, batch, n, m->mod_column);
+    }
+    monitor_changes_destroy(&mc);
+    return error;
+}
+
 static char *
 monitor_run(struct phases *p, const struct workload_options *o)
 {
@@ -244,12 +288,20 @@ monitor_run(struct phases *p, const struct workload_options *o)
          * start. */
         size_t start = rng_range(&rng, n_matching ? n_matching : 1);
         size_t stride = per_batch ? n_matching / per_batch : 1;
-        for (size_t i = 0; i < per_batch; i++) {
-            batch[i] = matching[(start + i * stride) % n_matching];
-            modify_row(&m, batch[i], k, i);
+        if (db_model == DB_MODEL_FULL) {
+            error = full_batch(p, &m, o, matching, n_matching, start,
+                               stride, per_batch, k, batch);
+            if (error) {
+                break;
+            }
+        } else {
+            for (size_t i = 0; i < per_batch; i++) {
+                batch[i] = matching[(start + i * stride) % n_matching];
+                modify_row(&m, batch[i], k, i);
+            }
+            compose_and_send(p, &m, 0, o->clients, batch, per_batch,
+                             m.mod_column);
         }
-        compose_and_send(p, &m, 0, o->clients, batch, per_batch,
-                         m.mod_column);
         phases_iteration(p, metrics_now_ms() - t0);
         phases_items(p, per_batch * o->clients);
     }
