@@ -54,6 +54,9 @@ def parse_args(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--build-dir", help="meson build dir (default build/ or build-jemalloc/)")
     ap.add_argument("--out", help="results folder (default results/<UTC stamp>-<commit>)")
+    ap.add_argument("--model", choices=["full", "json-only"], default="full",
+                    help="harness model: full (default: the database plus what "
+                         "ovsdb-server keeps around it) or json-only (docs/model.md)")
     ap.add_argument("--harness-args", default="",
                     help="extra harness options for every job, e.g. '--batches 3'")
     ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
@@ -128,6 +131,8 @@ def plan(args, impls, workloads, datasets):
     """Jobs ordered workload-major so that impls of one comparison run close
     together in time (less drift between them)."""
     extra = shlex.split(args.harness_args)
+    if getattr(args, "model", "full") != "full":
+        extra += ["--model", args.model]
     main_scale = datasets[0]["scale"] if datasets else None
     jobs = []
     for wl in workloads:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Outputs that must not depend on the JSON representation do not: the dump
 reply and the compacted file are byte-identical across impls (and with
---string-atoms copy), and the bytes
+--string-atoms copy, and with --model json-only), and the bytes
 produced by monitor (in every mode) and raft (in both modes) are the same
 for every impl.
 
@@ -24,7 +24,8 @@ def main():
         for workload in ['dump', 'compact']:
             outs = []
             for exe, extra in ([(e, []) for e in exes]
-                               + [(exes[-1], ['--string-atoms', 'copy'])]):
+                               + [(exes[-1], ['--string-atoms', 'copy']),
+                                  (exes[0], ['--model', 'json-only'])]):
                 out = os.path.join(tmp, '%s-%s-%s%s' % (
                     kind, workload, os.path.basename(exe), '-'.join(extra)))
                 run([exe, workload, '--output', out] + extra + [db])
@@ -43,21 +44,23 @@ def main():
                 ('raft', ['tree', 'serialized'], ['build_log', 'send'],
                  ['--entries', '3', '--followers', '2'])]:
             seen = {}
-            for exe in exes:
+            for exe, model in ([(e, 'full') for e in exes]
+                               + [(exes[0], 'json-only')]):
                 for mode in modes:
                     res = os.path.join(tmp, 'r.json')
-                    run([exe, workload, '--mode', mode, '--results', res]
-                        + extra + [db])
+                    run([exe, workload, '--mode', mode, '--model', model,
+                         '--results', res] + extra + [db])
                     r = load_results(res)
                     got = tuple(bench(r, '%s/%s' % (workload, p))
                                 ['bytes_out'] for p in phases)
-                    seen['%s %s' % (os.path.basename(exe), mode)] = got
+                    seen['%s %s %s' % (os.path.basename(exe), mode,
+                                       model)] = got
             if len(set(seen.values())) != 1:
                 fail('%s bytes differ on %s: %s' % (workload, kind, seen))
             if not all(seen[next(iter(seen))]):
                 fail('%s produced no bytes on %s' % (workload, kind))
     print('ok: dump/compact byte-identical, monitor/raft bytes equal over '
-          '%d impls' % len(exes))
+          '%d impls and both models' % len(exes))
 
 
 if __name__ == '__main__':
