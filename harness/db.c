@@ -115,7 +115,9 @@ static void
 table_expand(struct table *t)
 {
     size_t new_mask = t->mask * 2 + 1;
+    enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
     struct row **buckets = xcalloc(new_mask + 1, sizeof *buckets);
+    xalloc_category_set(old);
 
     for (size_t b = 0; b <= t->mask; b++) {
         for (struct row *r = t->buckets[b], *next; r; r = next) {

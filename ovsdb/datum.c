@@ -248,6 +248,16 @@ atom_to_ds(const union atom *a, enum atomic_type type, struct ds *out)
 
 /* ---- Datums ---- */
 
+/* A datum's key or value array: model memory, counted as such. */
+static union atom *
+alloc_atoms(size_t n)
+{
+    enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
+    union atom *atoms = xmalloc(n * sizeof *atoms);
+    xalloc_category_set(old);
+    return atoms;
+}
+
 void
 datum_init_empty(struct datum *d)
 {
@@ -261,10 +271,10 @@ datum_init_default(struct datum *d, const struct ovsdb_type *t)
     datum_init_empty(d);
     if (t->n_min) {
         d->n = 1;
-        d->keys = xmalloc(sizeof *d->keys);
+        d->keys = alloc_atoms(1);
         atom_init_default(&d->keys[0], t->key.type);
         if (ovsdb_type_is_map(t)) {
-            d->values = xmalloc(sizeof *d->values);
+            d->values = alloc_atoms(1);
             atom_init_default(&d->values[0], t->value.type);
         }
     }
@@ -293,12 +303,12 @@ datum_clone(struct datum *dst, const struct datum *src,
     if (!src->n) {
         return;
     }
-    dst->keys = xmalloc(src->n * sizeof *dst->keys);
+    dst->keys = alloc_atoms(src->n);
     for (unsigned int i = 0; i < src->n; i++) {
         atom_clone(&dst->keys[i], &src->keys[i], t->key.type);
     }
     if (src->values) {
-        dst->values = xmalloc(src->n * sizeof *dst->values);
+        dst->values = alloc_atoms(src->n);
         for (unsigned int i = 0; i < src->n; i++) {
             atom_clone(&dst->values[i], &src->values[i], t->value.type);
         }
@@ -455,8 +465,8 @@ datum_sort_unique(struct datum *d, const struct ovsdb_type *t)
         sort_ctx.type = t->key.type;
         qsort(idx, d->n, sizeof *idx, compare_index);
 
-        union atom *keys = xmalloc(d->n * sizeof *keys);
-        union atom *values = d->values ? xmalloc(d->n * sizeof *values) : NULL;
+        union atom *keys = alloc_atoms(d->n);
+        union atom *values = d->values ? alloc_atoms(d->n) : NULL;
         for (unsigned int i = 0; i < d->n; i++) {
             keys[i] = d->keys[idx[i]];
             if (values) {
@@ -528,9 +538,9 @@ datum_from_json(struct datum *d, const struct ovsdb_type *t,
 
     char *error = NULL;
     if (n) {
-        d->keys = xmalloc(n * sizeof *d->keys);
+        d->keys = alloc_atoms(n);
         if (is_map) {
-            d->values = xmalloc(n * sizeof *d->values);
+            d->values = alloc_atoms(n);
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -581,9 +591,9 @@ datum_apply_diff(struct datum *d, struct datum *diff,
     unsigned int i = 0, j = 0;
 
     out.n = 0;
-    out.keys = cap ? xmalloc(cap * sizeof *out.keys) : NULL;
+    out.keys = cap ? alloc_atoms(cap) : NULL;
     out.values = d->values || diff->values
-                 ? xmalloc((cap ? cap : 1) * sizeof *out.values) : NULL;
+                 ? alloc_atoms(cap ? cap : 1) : NULL;
     while (i < d->n || j < diff->n) {
         int cmp = (i >= d->n ? 1 : j >= diff->n ? -1
                    : atom_compare(&d->keys[i], &diff->keys[j], t->key.type));
