@@ -621,6 +621,83 @@ remove_keys(struct row *row, const struct table_schema *ts, unsigned int i,
     d->n = n;
 }
 
+/* Weak references of column 'i' of 'tr''s new row: elements pointing to
+ * rows this transaction deletes go, references for added elements are
+ * created (dangling ones removed from the datum), and removed elements'
+ * references are queued for deletion. */
+static char *
+assess_column(struct txn *txn, struct txn_row *tr,
+              const struct table_schema *ts, unsigned int i)
+{
+    const struct column_schema *c = ts->columns[i];
+    struct datum *d = &tr->new->fields[i];
+    unsigned int orig_n = d->n;
+
+    /* Elements pointing to rows deleted by this transaction. */
+    struct datum gone = { 0, NULL, NULL };
+    unsigned int gone_allocated = 0;
+    struct list *l, *next;
+    for (l = tr->deleted_refs.next; l != &tr->deleted_refs; l = next) {
+        next = l->next;
+        struct weak_ref *w = CONTAINER_OF(l, struct weak_ref,
+                                          src_node);
+        if (w->column_idx == i) {
+            push_atom(&gone, &gone_allocated, &w->key, &w->value);
+            list_remove(&w->src_node);
+        }
+    }
+    remove_keys(tr->new, ts, i, &gone);
+    free(gone.keys);
+    free(gone.values);
+
+    struct changes ch;
+    memset(&ch, 0, sizeof ch);
+    if (d->n != orig_n || bit_is_set(tr->changed, i)) {
+        if (tr->old) {
+            walk_changes(txn, tr, c, &tr->old->fields[i], d,
+                         collect_changes_cb, &ch);
+        } else {
+            /* OVS clones the whole datum as "added", which gives
+             * it a reference count. */
+            unsigned int **refcnt = &row_refcnts(tr->new, ts)[i];
+            if (!*refcnt) {
+                enum xalloc_category cat
+                    = xalloc_category_set(XALLOC_MODEL);
+                *refcnt = xmalloc(sizeof **refcnt);
+                xalloc_category_set(cat);
+                **refcnt = 1;
+            }
+            walk_all(txn, tr, c, d, 1, collect_changes_cb, &ch);
+        }
+    }
+    struct missing missing;
+    memset(&missing, 0, sizeof missing);
+    find_and_add_weak_refs(txn, tr, tr->new, &ch.added, c,
+                           &tr->added_refs, &missing);
+    find_and_add_weak_refs(txn, tr, tr->new, &ch.removed, c,
+                           &tr->deleted_refs, NULL);
+    free(ch.added.keys);
+    free(ch.added.values);
+    free(ch.removed.keys);
+    free(ch.removed.values);
+    remove_keys(tr->new, ts, i, &missing.d);
+    free(missing.d.keys);
+
+    if (d->n != orig_n) {
+        bit_set(tr->changed, i);
+        if (d->n < c->type.n_min) {
+            char s[UUID_LEN + 1];
+            uuid_format(&tr->uuid, s);
+            return xasprintf("constraint violation: deleting %u weak "
+                             "reference(s) to missing rows from "
+                             "column %s of %s row %s left fewer "
+                             "elements than the column allows",
+                             orig_n - d->n, c->name, ts->name, s);
+        }
+    }
+    return NULL;
+}
+
 static char *
 assess_weak_refs(struct txn *txn)
 {
@@ -655,73 +732,10 @@ assess_weak_refs(struct txn *txn)
             continue;
         }
         for (unsigned int i = 0; i < ts->n_columns; i++) {
-            const struct column_schema *c = ts->columns[i];
-            if (!column_has_refs(c, REF_WEAK)) {
-                continue;
-            }
-            struct datum *d = &tr->new->fields[i];
-            unsigned int orig_n = d->n;
-
-            /* Elements pointing to rows deleted by this transaction. */
-            struct datum gone = { 0, NULL, NULL };
-            unsigned int gone_allocated = 0;
-            struct list *l, *next;
-            for (l = tr->deleted_refs.next; l != &tr->deleted_refs; l = next) {
-                next = l->next;
-                struct weak_ref *w = CONTAINER_OF(l, struct weak_ref,
-                                                  src_node);
-                if (w->column_idx == i) {
-                    push_atom(&gone, &gone_allocated, &w->key, &w->value);
-                    list_remove(&w->src_node);
-                }
-            }
-            remove_keys(tr->new, ts, i, &gone);
-            free(gone.keys);
-            free(gone.values);
-
-            struct changes ch;
-            memset(&ch, 0, sizeof ch);
-            if (d->n != orig_n || bit_is_set(tr->changed, i)) {
-                if (tr->old) {
-                    walk_changes(txn, tr, c, &tr->old->fields[i], d,
-                                 collect_changes_cb, &ch);
-                } else {
-                    /* OVS clones the whole datum as "added", which gives
-                     * it a reference count. */
-                    unsigned int **refcnt = &row_refcnts(tr->new, ts)[i];
-                    if (!*refcnt) {
-                        enum xalloc_category cat
-                            = xalloc_category_set(XALLOC_MODEL);
-                        *refcnt = xmalloc(sizeof **refcnt);
-                        xalloc_category_set(cat);
-                        **refcnt = 1;
-                    }
-                    walk_all(txn, tr, c, d, 1, collect_changes_cb, &ch);
-                }
-            }
-            struct missing missing;
-            memset(&missing, 0, sizeof missing);
-            find_and_add_weak_refs(txn, tr, tr->new, &ch.added, c,
-                                   &tr->added_refs, &missing);
-            find_and_add_weak_refs(txn, tr, tr->new, &ch.removed, c,
-                                   &tr->deleted_refs, NULL);
-            free(ch.added.keys);
-            free(ch.added.values);
-            free(ch.removed.keys);
-            free(ch.removed.values);
-            remove_keys(tr->new, ts, i, &missing.d);
-            free(missing.d.keys);
-
-            if (d->n != orig_n) {
-                bit_set(tr->changed, i);
-                if (d->n < c->type.n_min) {
-                    char s[UUID_LEN + 1];
-                    uuid_format(&tr->uuid, s);
-                    return xasprintf("constraint violation: deleting %u weak "
-                                     "reference(s) to missing rows from "
-                                     "column %s of %s row %s left fewer "
-                                     "elements than the column allows",
-                                     orig_n - d->n, c->name, ts->name, s);
+            if (column_has_refs(ts->columns[i], REF_WEAK)) {
+                char *error = assess_column(txn, tr, ts, i);
+                if (error) {
+                    return error;
                 }
             }
         }
