@@ -2,6 +2,8 @@
  * program input, which is what makes them usable as CI gates. */
 #include "util.h"
 
+#include "xalloc-breakdown.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,14 +48,22 @@ void *
 xmalloc(size_t n)
 {
     count(n);
-    return check(malloc(n ? n : 1));
+    void *p = check(malloc(n ? n : 1));
+    if (OVS_UNLIKELY(xalloc_breakdown_on)) {
+        xalloc_breakdown_put(p, -1);
+    }
+    return p;
 }
 
 void *
 xcalloc(size_t count_, size_t size)
 {
     count(count_ * size);
-    return check(calloc(count_ ? count_ : 1, size ? size : 1));
+    void *p = check(calloc(count_ ? count_ : 1, size ? size : 1));
+    if (OVS_UNLIKELY(xalloc_breakdown_on)) {
+        xalloc_breakdown_put(p, -1);
+    }
+    return p;
 }
 
 void *
@@ -66,6 +76,13 @@ void *
 xrealloc(void *p, size_t n)
 {
     count(n);
+    if (OVS_UNLIKELY(xalloc_breakdown_on)) {
+        /* The block keeps its category wherever realloc() puts it. */
+        int c = p ? xalloc_breakdown_take(p) : -1;
+        void *q = check(realloc(p, n ? n : 1));
+        xalloc_breakdown_put(q, c);
+        return q;
+    }
     return check(realloc(p, n ? n : 1));
 }
 
@@ -129,6 +146,9 @@ xfree(void *p)
 {
     if (p) {
         xalloc_stats.frees++;
+        if (OVS_UNLIKELY(xalloc_breakdown_on)) {
+            xalloc_breakdown_take(p);
+        }
         free(p);
     }
 }
