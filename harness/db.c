@@ -12,16 +12,19 @@
 struct db *
 db_create(struct db_schema *schema)
 {
-    struct db *db = xzalloc(sizeof *db);
+    struct db *db;
 
+    XALLOC_TAGGED(XALLOC_MODEL,
+                  db = xzalloc(sizeof *db);
+                  db->tables = xcalloc(schema->n_tables + !schema->n_tables,
+                                       sizeof *db->tables));
     db->schema = schema;
-    db->tables = xcalloc(schema->n_tables ? schema->n_tables : 1,
-                         sizeof *db->tables);
     for (unsigned int i = 0; i < schema->n_tables; i++) {
         struct table *t = &db->tables[i];
         t->schema = schema->tables[i];
         t->mask = 0;
-        t->buckets = xcalloc(1, sizeof *t->buckets);
+        XALLOC_TAGGED(XALLOC_INDEX,
+                      t->buckets = xcalloc(1, sizeof *t->buckets));
     }
     return db;
 }
@@ -40,11 +43,11 @@ db_destroy(struct db *db)
                 row_destroy(r, t->schema);
             }
         }
-        free(t->buckets);
+        xfree(t->buckets);
     }
-    free(db->tables);
+    xfree(db->tables);
     db_schema_destroy(db->schema);
-    free(db);
+    xfree(db);
 }
 
 size_t
@@ -80,7 +83,10 @@ static void
 table_expand(struct table *t)
 {
     size_t new_mask = t->mask * 2 + 1;
-    struct row **buckets = xcalloc(new_mask + 1, sizeof *buckets);
+    struct row **buckets;   /* The rows' UUID index. */
+
+    XALLOC_TAGGED(XALLOC_INDEX,
+                  buckets = xcalloc(new_mask + 1, sizeof *buckets));
 
     for (size_t b = 0; b <= t->mask; b++) {
         for (struct row *r = t->buckets[b], *next; r; r = next) {
@@ -90,7 +96,7 @@ table_expand(struct table *t)
             buckets[nb] = r;
         }
     }
-    free(t->buckets);
+    xfree(t->buckets);
     t->buckets = buckets;
     t->mask = new_mask;
 }
@@ -98,8 +104,11 @@ table_expand(struct table *t)
 struct row *
 row_create(const struct table_schema *ts, const struct uuid *uuid)
 {
-    struct row *r = xmalloc(sizeof *r + ts->n_columns * sizeof r->fields[0]);
+    struct row *r;
 
+    XALLOC_TAGGED(XALLOC_MODEL,
+                  r = xmalloc(sizeof *r
+                              + ts->n_columns * sizeof r->fields[0]));
     r->next = NULL;
     r->uuid = *uuid;
     memset(&r->version, 0, sizeof r->version);
@@ -115,14 +124,17 @@ row_destroy(struct row *r, const struct table_schema *ts)
     for (unsigned int i = 0; i < ts->n_columns; i++) {
         datum_destroy(&r->fields[i], &ts->columns[i]->type);
     }
-    free(r);
+    xfree(r);
 }
 
 struct row *
 row_clone(const struct row *src, const struct table_schema *ts)
 {
-    struct row *r = xmalloc(sizeof *r + ts->n_columns * sizeof r->fields[0]);
+    struct row *r;
 
+    XALLOC_TAGGED(XALLOC_MODEL,
+                  r = xmalloc(sizeof *r
+                              + ts->n_columns * sizeof r->fields[0]));
     r->next = NULL;
     r->uuid = src->uuid;
     r->version = src->version;
@@ -207,7 +219,7 @@ row_set_from_json(struct row *row, const struct table_schema *ts,
         char *error = datum_from_json(&value, &c->type, node->data, diff);
         if (error) {
             char *e = xasprintf("column %s: %s", c->name, error);
-            free(error);
+            xfree(error);
             return e;
         }
         struct datum *field = &row->fields[c->index];
@@ -217,7 +229,7 @@ row_set_from_json(struct row *row, const struct table_schema *ts,
             if (error) {
                 char *e = xasprintf("column %s: after diff: %s", c->name,
                                     error);
-                free(error);
+                xfree(error);
                 return e;
             }
         } else {
@@ -271,7 +283,7 @@ apply_table_update(struct table *t, const struct json *rows, bool is_diff)
         if (error) {
             char *e = xasprintf("table %s row %s: %s", t->schema->name,
                                 node->name, error);
-            free(error);
+            xfree(error);
             return e;
         }
     }

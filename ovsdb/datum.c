@@ -112,6 +112,15 @@ atom_check_constraints(const union atom *a, const struct base_type *b)
     return NULL;
 }
 
+/* Datum storage counts as the model in the memory breakdown. */
+static void *
+model_xmalloc(size_t n)
+{
+    void *p;
+    XALLOC_TAGGED(XALLOC_MODEL, p = xmalloc(n));
+    return p;
+}
+
 static char *
 type_mismatch(const struct base_type *b, const struct json *json)
 {
@@ -123,7 +132,7 @@ type_mismatch(const struct base_type *b, const struct json *json)
     }
     error = xasprintf("expected %s, got %s", atomic_type_to_string(b->type),
                       text);
-    free(text);
+    xfree(text);
     return error;
 }
 
@@ -260,10 +269,10 @@ datum_init_default(struct datum *d, const struct ovsdb_type *t)
     datum_init_empty(d);
     if (t->n_min) {
         d->n = 1;
-        d->keys = xmalloc(sizeof *d->keys);
+        d->keys = model_xmalloc(sizeof *d->keys);
         atom_init_default(&d->keys[0], t->key.type);
         if (ovsdb_type_is_map(t)) {
-            d->values = xmalloc(sizeof *d->values);
+            d->values = model_xmalloc(sizeof *d->values);
             atom_init_default(&d->values[0], t->value.type);
         }
     }
@@ -278,8 +287,8 @@ datum_destroy(struct datum *d, const struct ovsdb_type *t)
             atom_destroy(&d->values[i], t->value.type);
         }
     }
-    free(d->keys);
-    free(d->values);
+    xfree(d->keys);
+    xfree(d->values);
     datum_init_empty(d);
 }
 
@@ -292,12 +301,12 @@ datum_clone(struct datum *dst, const struct datum *src,
     if (!src->n) {
         return;
     }
-    dst->keys = xmalloc(src->n * sizeof *dst->keys);
+    dst->keys = model_xmalloc(src->n * sizeof *dst->keys);
     for (unsigned int i = 0; i < src->n; i++) {
         atom_clone(&dst->keys[i], &src->keys[i], t->key.type);
     }
     if (src->values) {
-        dst->values = xmalloc(src->n * sizeof *dst->values);
+        dst->values = model_xmalloc(src->n * sizeof *dst->values);
         for (unsigned int i = 0; i < src->n; i++) {
             atom_clone(&dst->values[i], &src->values[i], t->value.type);
         }
@@ -413,7 +422,7 @@ datum_sort_unique(struct datum *d, const struct ovsdb_type *t)
         }
     }
     if (!sorted) {
-        unsigned int *idx = xmalloc(d->n * sizeof *idx);
+        unsigned int *idx = model_xmalloc(d->n * sizeof *idx);
         for (unsigned int i = 0; i < d->n; i++) {
             idx[i] = i;
         }
@@ -421,17 +430,17 @@ datum_sort_unique(struct datum *d, const struct ovsdb_type *t)
         sort_ctx.type = t->key.type;
         qsort(idx, d->n, sizeof *idx, compare_index);
 
-        union atom *keys = xmalloc(d->n * sizeof *keys);
-        union atom *values = d->values ? xmalloc(d->n * sizeof *values) : NULL;
+        union atom *keys = model_xmalloc(d->n * sizeof *keys);
+        union atom *values = d->values ? model_xmalloc(d->n * sizeof *values) : NULL;
         for (unsigned int i = 0; i < d->n; i++) {
             keys[i] = d->keys[idx[i]];
             if (values) {
                 values[i] = d->values[idx[i]];
             }
         }
-        free(idx);
-        free(d->keys);
-        free(d->values);
+        xfree(idx);
+        xfree(d->keys);
+        xfree(d->values);
         d->keys = keys;
         d->values = values;
     }
@@ -494,9 +503,9 @@ datum_from_json(struct datum *d, const struct ovsdb_type *t,
 
     char *error = NULL;
     if (n) {
-        d->keys = xmalloc(n * sizeof *d->keys);
+        d->keys = model_xmalloc(n * sizeof *d->keys);
         if (is_map) {
-            d->values = xmalloc(n * sizeof *d->values);
+            d->values = model_xmalloc(n * sizeof *d->values);
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -547,9 +556,9 @@ datum_apply_diff(struct datum *d, struct datum *diff,
     unsigned int i = 0, j = 0;
 
     out.n = 0;
-    out.keys = cap ? xmalloc(cap * sizeof *out.keys) : NULL;
+    out.keys = cap ? model_xmalloc(cap * sizeof *out.keys) : NULL;
     out.values = d->values || diff->values
-                 ? xmalloc((cap ? cap : 1) * sizeof *out.values) : NULL;
+                 ? model_xmalloc((cap ? cap : 1) * sizeof *out.values) : NULL;
     while (i < d->n || j < diff->n) {
         int cmp = (i >= d->n ? 1 : j >= diff->n ? -1
                    : atom_compare(&d->keys[i], &diff->keys[j], t->key.type));
@@ -589,14 +598,14 @@ datum_apply_diff(struct datum *d, struct datum *diff,
             j++;
         }
     }
-    free(d->keys);
-    free(d->values);
-    free(diff->keys);
-    free(diff->values);
+    xfree(d->keys);
+    xfree(d->values);
+    xfree(diff->keys);
+    xfree(diff->values);
     datum_init_empty(diff);
     if (!out.n) {
-        free(out.keys);
-        free(out.values);
+        xfree(out.keys);
+        xfree(out.values);
         datum_init_empty(&out);
     }
     *d = out;
