@@ -73,10 +73,10 @@ xalloc_category_set(enum xalloc_category c)
  * Live bytes are malloc_usable_size() of each live block, so the breakdown
  * sees what the allocator handed out, not only what was asked for; the rest
  * of RSS (chunk headers, free chunks, fragmentation, code and stacks) is
- * malloc overhead.  The category of each live block is kept in a side table
+ * malloc overhead.  The category of each live block is kept in a side map
  * of its own mmap()ed memory, outside the heap: switching the breakdown on
  * changes neither the allocations nor the heap figures, only RSS (by the
- * table, reported as 'table_bytes') and CPU.
+ * map, reported as 'table_bytes') and CPU.
  *
  * A block keeps the category it was allocated with through xrealloc().
  * Blocks must be freed with xfree(): a block freed with plain free() stays
@@ -87,7 +87,7 @@ struct xalloc_breakdown {
     uint64_t total_bytes, total_blocks;
 };
 struct xalloc_breakdown_health {
-    uint64_t table_bytes;       /* Side table size (mmap()ed, outside heap). */
+    uint64_t table_bytes;       /* Side map, resident (outside the heap). */
     uint64_t untracked_frees;   /* xfree()/xrealloc() of a block allocated
                                  * before the breakdown was on, or not by
                                  * x*alloc: not counted. */
