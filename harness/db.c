@@ -12,19 +12,17 @@
 struct db *
 db_create(struct db_schema *schema)
 {
-    struct db *db;
+    struct db *db = xcalloc_as(XALLOC_MODEL, 1, sizeof *db);
 
-    XALLOC_TAGGED(XALLOC_MODEL,
-                  db = xzalloc(sizeof *db);
-                  db->tables = xcalloc(schema->n_tables + !schema->n_tables,
-                                       sizeof *db->tables));
     db->schema = schema;
+    db->tables = xcalloc_as(XALLOC_MODEL,
+                            schema->n_tables ? schema->n_tables : 1,
+                            sizeof *db->tables);
     for (unsigned int i = 0; i < schema->n_tables; i++) {
         struct table *t = &db->tables[i];
         t->schema = schema->tables[i];
         t->mask = 0;
-        XALLOC_TAGGED(XALLOC_INDEX,
-                      t->buckets = xcalloc(1, sizeof *t->buckets));
+        t->buckets = xcalloc_as(XALLOC_INDEX, 1, sizeof *t->buckets);
     }
     return db;
 }
@@ -83,10 +81,8 @@ static void
 table_expand(struct table *t)
 {
     size_t new_mask = t->mask * 2 + 1;
-    struct row **buckets;   /* The rows' UUID index. */
-
-    XALLOC_TAGGED(XALLOC_INDEX,
-                  buckets = xcalloc(new_mask + 1, sizeof *buckets));
+    struct row **buckets = xcalloc_as(XALLOC_INDEX, new_mask + 1,
+                                      sizeof *buckets);  /* UUID index. */
 
     for (size_t b = 0; b <= t->mask; b++) {
         for (struct row *r = t->buckets[b], *next; r; r = next) {
@@ -104,11 +100,9 @@ table_expand(struct table *t)
 struct row *
 row_create(const struct table_schema *ts, const struct uuid *uuid)
 {
-    struct row *r;
+    struct row *r = xmalloc_as(XALLOC_MODEL, sizeof *r + ts->n_columns
+                                             * sizeof r->fields[0]);
 
-    XALLOC_TAGGED(XALLOC_MODEL,
-                  r = xmalloc(sizeof *r
-                              + ts->n_columns * sizeof r->fields[0]));
     r->next = NULL;
     r->uuid = *uuid;
     memset(&r->version, 0, sizeof r->version);
@@ -130,11 +124,9 @@ row_destroy(struct row *r, const struct table_schema *ts)
 struct row *
 row_clone(const struct row *src, const struct table_schema *ts)
 {
-    struct row *r;
+    struct row *r = xmalloc_as(XALLOC_MODEL, sizeof *r + ts->n_columns
+                                             * sizeof r->fields[0]);
 
-    XALLOC_TAGGED(XALLOC_MODEL,
-                  r = xmalloc(sizeof *r
-                              + ts->n_columns * sizeof r->fields[0]));
     r->next = NULL;
     r->uuid = src->uuid;
     r->version = src->version;

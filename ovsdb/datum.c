@@ -116,9 +116,7 @@ atom_check_constraints(const union atom *a, const struct base_type *b)
 static void *
 model_xmalloc(size_t n)
 {
-    void *p;
-    XALLOC_TAGGED(XALLOC_MODEL, p = xmalloc(n));
-    return p;
+    return xmalloc_as(XALLOC_MODEL, n);
 }
 
 static char *

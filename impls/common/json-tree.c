@@ -135,6 +135,7 @@ json_array_create(struct json **elements, size_t n)
         array_set_inline(json, elements, n);
         xfree(elements);
     } else {
+        xalloc_retag(elements, XALLOC_ARRAY);  /* The caller's vector. */
         array_set_vector(json, elements, n, n);
     }
     return json;
@@ -242,9 +243,8 @@ struct json *
 json_object_create(void)
 {
     struct json *json = node_alloc(JSON_OBJECT);
-    XALLOC_TAGGED(XALLOC_OBJECT,
-                  json->object = xmalloc(sizeof *json->object);
-                  shash_init(json->object));
+    json->object = xmalloc_as(XALLOC_OBJECT, sizeof *json->object);
+    shash_init(json->object);
     return json;
 }
 
@@ -259,21 +259,17 @@ void
 json_object_put(struct json *json, const char *name, struct json *value)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
-    struct json *old;
-    XALLOC_TAGGED(XALLOC_OBJECT,
-                  old = shash_replace(json->object, name, value));
-    json_destroy(old);
+    json_destroy(shash_replace_as(json->object, name, value, XALLOC_OBJECT));
 }
 
 void
 json_object_put_nocopy(struct json *json, char *name, struct json *value)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
-    struct json *old;
-    xalloc_retag(name, XALLOC_OBJECT);   /* A member name, like shash's. */
-    XALLOC_TAGGED(XALLOC_OBJECT,
-                  old = shash_replace_nocopy(json->object, name, value));
-    json_destroy(old);
+    /* 'name' keeps the category its allocator gave it (the parser's are
+     * objects'): a retag here would cost every member. */
+    json_destroy(shash_replace_nocopy_as(json->object, name, value,
+                                         XALLOC_OBJECT));
 }
 
 void

@@ -126,6 +126,17 @@ xalloc_retag(void *p, enum xalloc_category c)
     }
 }
 
+/* Allocation in category 'c' without touching the current category: free
+ * of cost when the breakdown is off, for hot paths (every JSON node).
+ * xrealloc_as() gives 'c' to a fresh block (p NULL); an existing block
+ * keeps its category, as with xrealloc().  'c' may be XALLOC_CURRENT: the
+ * current category, as x*alloc() (for code that takes a category). */
+#define XALLOC_CURRENT N_XALLOC_CATEGORIES
+void *xmalloc_as(enum xalloc_category c, size_t);
+void *xcalloc_as(enum xalloc_category c, size_t count, size_t size);
+void *xrealloc_as(enum xalloc_category c, void *, size_t);
+char *xmemdup0_as(enum xalloc_category c, const char *, size_t);
+
 void *xmalloc(size_t);
 void *xcalloc(size_t count, size_t size);
 void *xzalloc(size_t);

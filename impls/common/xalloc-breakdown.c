@@ -110,8 +110,8 @@ account(int c, size_t size, int sign)
     }
 }
 
-void
-xalloc_breakdown_put(void *p, int c)
+static void
+breakdown_put(void *p, int c)
 {
     int shift;
     uint8_t *n = nibble_of((uintptr_t) p, &shift, true);
@@ -131,8 +131,8 @@ xalloc_breakdown_put(void *p, int c)
     *n = (*n & ~(0xf << shift)) | (c + 1) << shift;
 }
 
-int
-xalloc_breakdown_take(void *p)
+static int
+breakdown_take(void *p)
 {
     int shift;
     uint8_t *n = nibble_of((uintptr_t) p, &shift, false);
@@ -146,6 +146,105 @@ xalloc_breakdown_take(void *p)
     account(c, malloc_usable_size(p), -1);
     return c;
 }
+
+/* The allocator with the breakdown on.  A block keeps its category
+ * wherever realloc() moves it. */
+static void *
+breakdown_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (p) {
+        breakdown_put(p, -1);
+    }
+    return p;
+}
+
+static void *
+breakdown_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (p) {
+        breakdown_put(p, -1);
+    }
+    return p;
+}
+
+static void *
+breakdown_realloc(void *p, size_t n)
+{
+    int c = p ? breakdown_take(p) : -1;
+    void *q = realloc(p, n);
+    if (q) {
+        breakdown_put(q, c);
+    } else if (p && c >= 0) {
+        breakdown_put(p, c);    /* Still there, unchanged. */
+    }
+    return q;
+}
+
+static void
+breakdown_free(void *p)
+{
+    breakdown_take(p);
+    free(p);
+}
+
+/* The wrappers of x*alloc_as(), one set per category. */
+static void *
+malloc_as(int c, size_t n)
+{
+    void *p = malloc(n);
+    if (p) {
+        breakdown_put(p, c);
+    }
+    return p;
+}
+
+static void *
+calloc_as(int c, size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (p) {
+        breakdown_put(p, c);
+    }
+    return p;
+}
+
+static void *
+realloc_as(int c, void *p, size_t n)
+{
+    if (p) {
+        return breakdown_realloc(p, n);
+    }
+    return malloc_as(c, n);
+}
+
+#define CATEGORY_WRAPPERS(C)                                              \
+    static void *malloc_##C(size_t n) { return malloc_as(C, n); }         \
+    static void *calloc_##C(size_t n, size_t s) { return calloc_as(C, n, s); } \
+    static void *realloc_##C(void *p, size_t n) { return realloc_as(C, p, n); }
+CATEGORY_WRAPPERS(0)
+CATEGORY_WRAPPERS(1)
+CATEGORY_WRAPPERS(2)
+CATEGORY_WRAPPERS(3)
+CATEGORY_WRAPPERS(4)
+CATEGORY_WRAPPERS(5)
+CATEGORY_WRAPPERS(6)
+CATEGORY_WRAPPERS(7)
+_Static_assert(N_XALLOC_CATEGORIES == 8,
+               "one CATEGORY_WRAPPERS line and table entry per category");
+static void *(*const mallocs[])(size_t) = {
+    malloc_0, malloc_1, malloc_2, malloc_3,
+    malloc_4, malloc_5, malloc_6, malloc_7,
+};
+static void *(*const callocs[])(size_t, size_t) = {
+    calloc_0, calloc_1, calloc_2, calloc_3,
+    calloc_4, calloc_5, calloc_6, calloc_7,
+};
+static void *(*const reallocs[])(void *, size_t) = {
+    realloc_0, realloc_1, realloc_2, realloc_3,
+    realloc_4, realloc_5, realloc_6, realloc_7,
+};
 
 void
 xalloc_retag__(void *p, enum xalloc_category c)
@@ -170,6 +269,18 @@ xalloc_breakdown_enable(void)
     if (!xalloc_breakdown_on) {
         bd.leaves = map_zeroed(N_LEAVES * sizeof *bd.leaves);
         bd.listed = map_zeroed(MAX_LISTED_LEAVES * sizeof *bd.listed);
+        xalloc_malloc = breakdown_malloc;
+        xalloc_calloc = breakdown_calloc;
+        xalloc_realloc = breakdown_realloc;
+        xalloc_free = breakdown_free;
+        for (int c = 0; c < N_XALLOC_CATEGORIES; c++) {
+            xalloc_malloc_as[c] = mallocs[c];
+            xalloc_calloc_as[c] = callocs[c];
+            xalloc_realloc_as[c] = reallocs[c];
+        }
+        xalloc_malloc_as[XALLOC_CURRENT] = breakdown_malloc;
+        xalloc_calloc_as[XALLOC_CURRENT] = breakdown_calloc;
+        xalloc_realloc_as[XALLOC_CURRENT] = breakdown_realloc;
         xalloc_breakdown_on = true;
     }
 }

@@ -7,15 +7,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* xalloc_breakdown_on (util.h) is true once xalloc_breakdown_enable() ran;
- * tested inline on every call so that the breakdown costs one predictable
- * branch when it is off. */
-
-/* Stops counting 'p' (about to be freed or realloc()ed) and returns its
- * category, or -1 if it was not tracked. */
-int xalloc_breakdown_take(void *p);
-/* Counts 'p' (just returned by malloc, calloc or realloc) under category
- * 'c', or the current category if 'c' is -1. */
-void xalloc_breakdown_put(void *p, int c);
+/* The allocator util.c calls: malloc, calloc, realloc and free until
+ * xalloc_breakdown_enable() points them to wrappers that keep the
+ * breakdown.  xalloc_breakdown_on (util.h) says which. */
+extern void *(*xalloc_malloc)(size_t);
+extern void *(*xalloc_calloc)(size_t, size_t);
+extern void *(*xalloc_realloc)(void *, size_t);
+extern void (*xalloc_free)(void *);
+extern void *(*xalloc_malloc_as[])(size_t);
+extern void *(*xalloc_calloc_as[])(size_t, size_t);
+extern void *(*xalloc_realloc_as[])(void *, size_t);
 
 #endif
