@@ -60,7 +60,7 @@ parse_clause(struct clause *cl, const struct table_schema *ts,
                                   true);
     if (error) {
         char *e = xasprintf("column %s: %s", column, error);
-        free(error);
+        xfree(error);
         return e;
     }
     return NULL;
@@ -195,7 +195,7 @@ condition_destroy(struct condition *cond)
             datum_destroy(&cl->arg, &cl->column->type);
         }
     }
-    free(cond->clauses);
+    xfree(cond->clauses);
     cond->clauses = NULL;
     cond->n = 0;
 }

@@ -19,8 +19,8 @@ with_where(const struct log_reader *r, const char *prefix, char *error)
 {
     char *where = log_reader_where(r);
     char *e = xasprintf("%s: %s: %s", where, prefix, error);
-    free(where);
-    free(error);
+    xfree(where);
+    xfree(error);
     return e;
 }
 

@@ -35,16 +35,17 @@ db_model_from_string(const char *s, enum db_model *m)
 struct db *
 db_create(struct db_schema *schema)
 {
-    struct db *db = xzalloc(sizeof *db);
+    struct db *db = xcalloc_as(XALLOC_MODEL, 1, sizeof *db);
 
     db->schema = schema;
-    db->tables = xcalloc(schema->n_tables ? schema->n_tables : 1,
-                         sizeof *db->tables);
+    db->tables = xcalloc_as(XALLOC_MODEL,
+                            schema->n_tables ? schema->n_tables : 1,
+                            sizeof *db->tables);
     for (unsigned int i = 0; i < schema->n_tables; i++) {
         struct table *t = &db->tables[i];
         t->schema = schema->tables[i];
         t->mask = 0;
-        t->buckets = xcalloc(1, sizeof *t->buckets);
+        t->buckets = xcalloc_as(XALLOC_INDEX, 1, sizeof *t->buckets);
         if (db_model == DB_MODEL_FULL && t->schema->n_indexes) {
             t->indexes = xmalloc(t->schema->n_indexes * sizeof *t->indexes);
             for (unsigned int j = 0; j < t->schema->n_indexes; j++) {
@@ -69,17 +70,17 @@ db_destroy(struct db *db)
                 row_destroy(r, t->schema);
             }
         }
-        free(t->buckets);
+        xfree(t->buckets);
         if (t->indexes) {
             for (unsigned int j = 0; j < t->schema->n_indexes; j++) {
                 hmap_destroy(&t->indexes[j]);
             }
-            free(t->indexes);
+            xfree(t->indexes);
         }
     }
-    free(db->tables);
+    xfree(db->tables);
     db_schema_destroy(db->schema);
-    free(db);
+    xfree(db);
 }
 
 size_t
@@ -115,9 +116,8 @@ static void
 table_expand(struct table *t)
 {
     size_t new_mask = t->mask * 2 + 1;
-    enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
-    struct row **buckets = xcalloc(new_mask + 1, sizeof *buckets);
-    xalloc_category_set(old);
+    struct row **buckets = xcalloc_as(XALLOC_INDEX, new_mask + 1,
+                                      sizeof *buckets);  /* UUID index. */
 
     for (size_t b = 0; b <= t->mask; b++) {
         for (struct row *r = t->buckets[b], *next; r; r = next) {
@@ -127,7 +127,7 @@ table_expand(struct table *t)
             buckets[nb] = r;
         }
     }
-    free(t->buckets);
+    xfree(t->buckets);
     t->buckets = buckets;
     t->mask = new_mask;
 }
@@ -182,7 +182,7 @@ row_field_release(struct row *r, const struct table_schema *ts,
             /* Still shared: the other copy keeps the atoms. */
             datum_init_empty(&r->fields[i]);
         } else {
-            free(*refcnt);
+            xfree(*refcnt);
             datum_destroy(&r->fields[i], &ts->columns[i]->type);
         }
         *refcnt = NULL;
@@ -212,7 +212,7 @@ shared_datum_release(struct datum *d, unsigned int *refcnt,
                      const struct ovsdb_type *t)
 {
     if (!--*refcnt) {
-        free(refcnt);
+        xfree(refcnt);
         datum_destroy(d, t);
     }
     datum_init_empty(d);
@@ -245,7 +245,7 @@ weak_ref_destroy(struct weak_ref *w)
         atom_destroy(&w->value, w->type.value.type);
     }
     ovsdb_type_destroy(&w->type);
-    free(w);
+    xfree(w);
     n_weak_refs--;
 }
 
@@ -272,9 +272,9 @@ row_destroy(struct row *r, const struct table_schema *ts)
             weak_ref_destroy(CONTAINER_OF(node, struct weak_ref, dst_node));
         }
         hmap_destroy(&ro->dst_refs);
-        free(ro);
+        xfree(ro);
     } else {
-        free(r);
+        xfree(r);
     }
 }
 
@@ -432,7 +432,7 @@ row_set_from_json(struct row *row, const struct table_schema *ts,
         char *error = datum_from_json(&value, &c->type, node->data, diff);
         if (error) {
             char *e = xasprintf("column %s: %s", c->name, error);
-            free(error);
+            xfree(error);
             return e;
         }
         struct datum *field = &row->fields[c->index];
@@ -443,7 +443,7 @@ row_set_from_json(struct row *row, const struct table_schema *ts,
             if (error) {
                 char *e = xasprintf("column %s: after diff: %s", c->name,
                                     error);
-                free(error);
+                xfree(error);
                 return e;
             }
         } else {
@@ -497,7 +497,7 @@ apply_table_update(struct table *t, const struct json *rows, bool is_diff)
         if (error) {
             char *e = xasprintf("table %s row %s: %s", t->schema->name,
                                 node->name, error);
-            free(error);
+            xfree(error);
             return e;
         }
     }

@@ -40,7 +40,7 @@ dump_reply(const struct db *db, long long id)
             json_array_add(rows_json, row_to_json(rows[j], t->schema,
                                                   true, true));
         }
-        free(rows);
+        xfree(rows);
 
         struct json *op = json_object_create();
         json_object_put(op, "rows", rows_json);
@@ -159,7 +159,7 @@ snapshot_record(const struct db *db)
             json_object_put(rows_json, uuid,
                             row_to_json(rows[j], t->schema, false, false));
         }
-        free(rows);
+        xfree(rows);
         json_object_put(txn, t->schema->name, rows_json);
     }
     return txn;

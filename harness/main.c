@@ -52,6 +52,11 @@ usage(FILE *stream)
 "  --no-sha256       do not hash DATASET for the results context\n"
 "  --no-heap-stats   do not read heap figures (glibc's mallinfo2 is slow on\n"
 "                    a large heap; they read as 0)\n"
+"  --mem-breakdown   count live bytes and blocks per allocation category\n"
+"                    (JSON nodes, strings, arrays, objects, intern, model,\n"
+"                    indexes, other) after each phase and at its peak, and\n"
+"                    malloc overhead (RSS - live bytes - the breakdown's own\n"
+"                    table); costs CPU, see docs/memory-breakdown.md\n"
 "  --string-atoms shared|copy\n"
 "                    shared (default, as OVS >= 2.17): a string atom is the\n"
 "                    parsed node itself, json_clone()d; copy: a fresh node,\n"
@@ -107,7 +112,8 @@ enum {
     OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
     OPT_TABLE, OPT_CONDITION, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
-    OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL, OPT_HELP,
+    OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
+    OPT_MEM_BREAKDOWN, OPT_HELP,
 };
 
 static void
@@ -132,6 +138,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "no-heap-stats", no_argument, NULL, OPT_NO_HEAP_STATS },
         { "string-atoms", required_argument, NULL, OPT_STRING_ATOMS },
         { "model", required_argument, NULL, OPT_MODEL },
+        { "mem-breakdown", no_argument, NULL, OPT_MEM_BREAKDOWN },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
     };
@@ -194,6 +201,11 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             break;
         case OPT_NO_HEAP_STATS:
             metrics_heap_stats = false;
+            break;
+        case OPT_MEM_BREAKDOWN:
+            /* Now, before the dataset is read, so that every block of the
+             * database is tracked. */
+            xalloc_breakdown_enable();
             break;
         case OPT_STRING_ATOMS:
             if (!strcmp(optarg, "shared")) {
@@ -278,7 +290,7 @@ main(int argc, char *argv[])
     if (error) {
         fprintf(stderr, "%s: %s: %s (try --help)\n", program_name, w->name,
                 error);
-        free(error);
+        xfree(error);
         return 2;
     }
 
@@ -299,7 +311,7 @@ main(int argc, char *argv[])
         error = file_sha256(o.dataset, sha256);
         if (error) {
             fprintf(stderr, "%s: %s\n", program_name, error);
-            free(error);
+            xfree(error);
             return 1;
         }
     }
@@ -312,7 +324,7 @@ main(int argc, char *argv[])
     }
     if (error) {
         fprintf(stderr, "%s: %s\n", program_name, error);
-        free(error);
+        xfree(error);
         phases_destroy(&phases);
         return 1;
     }
@@ -327,6 +339,9 @@ main(int argc, char *argv[])
     }
     if (db_model != DB_MODEL_FULL) {
         ds_put_format(&params, " model=%s", db_model_name(db_model));
+    }
+    if (xalloc_breakdown_enabled()) {
+        ds_put_cstr(&params, " mem_breakdown=1");
     }
 
     const struct json_impl_info *info = json_impl_info();
@@ -350,7 +365,7 @@ main(int argc, char *argv[])
         error = results_write(&phases, &ctx, o.results);
         if (error) {
             fprintf(stderr, "%s: %s\n", program_name, error);
-            free(error);
+            xfree(error);
             status = 1;
         }
     } else {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem-breakdown.h"
 #include "util.h"
 
 void
@@ -25,13 +26,13 @@ phases_destroy(struct phases *p)
         for (size_t i = 0; i < p->n_results; i++) {
             struct phase_result *r = &p->results[i];
             for (size_t j = 0; j < r->n_counters; j++) {
-                free(r->counters[j].name);
+                xfree(r->counters[j].name);
             }
-            free(r->counters);
-            free(r->iters_ms);
-            free(r->name);
+            xfree(r->counters);
+            xfree(r->iters_ms);
+            xfree(r->name);
         }
-        free(p->results);
+        xfree(p->results);
     });
     memset(p, 0, sizeof *p);
 }
@@ -53,6 +54,7 @@ phases_begin(struct phases *p, const char *phase)
         p->current = r;
     });
     metrics_reset_peak();
+    xalloc_breakdown_reset_peak();
     metrics_take_start(&p->current->start);
 }
 
@@ -91,6 +93,8 @@ phases_end(struct phases *p)
     assert(p->current);
     metrics_take_end(&p->current->end);
     p->current = NULL;
+    /* Read right after the snapshot: nothing has allocated since. */
+    mem_breakdown_counters(p, &phases_last(p)->end);
 }
 
 const struct phase_result *

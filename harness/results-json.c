@@ -150,7 +150,7 @@ put_header(struct ds *ds, const struct phase_summary *ps,
     if (aggregate) {
         char *name = xasprintf("%s_%s", ps->name, aggregate);
         put_string(ds, name);
-        free(name);
+        xfree(name);
     } else {
         put_string(ds, ps->name);
     }

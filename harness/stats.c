@@ -46,5 +46,5 @@ stats_compute(struct stats *s, const double *values, size_t n)
     s->max = sorted[n - 1];
     s->median = (n % 2 ? sorted[n / 2]
                  : (sorted[n / 2 - 1] + sorted[n / 2]) / 2);
-    free(sorted);
+    xfree(sorted);
 }

@@ -48,7 +48,7 @@ summarize_phase(struct phase_summary *ps)
         }
         stats_compute(&cs->stats, column, ps->n_runs);
     }
-    free(column);
+    xfree(column);
 }
 
 void
@@ -84,10 +84,10 @@ summary_destroy(struct summary *s)
 {
     for (size_t j = 0; j < s->n_phases; j++) {
         struct phase_summary *ps = &s->phases[j];
-        free(ps->runs);
-        free(ps->figures);
-        free(ps->counters);
+        xfree(ps->runs);
+        xfree(ps->figures);
+        xfree(ps->counters);
     }
-    free(s->phases);
+    xfree(s->phases);
     memset(s, 0, sizeof *s);
 }

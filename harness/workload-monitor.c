@@ -229,7 +229,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
     error = condition_parse(&m.cond, m.table->schema, o->condition);
     if (error) {
         char *e = xasprintf("--condition: %s", error);
-        free(error);
+        xfree(error);
         error = e;
         goto out;
     }
@@ -264,7 +264,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
             }
             compose_and_send(p, &m, c, 1, mine, n, NULL);
         }
-        free(mine);
+        xfree(mine);
     } else {
         compose_and_send(p, &m, 0, o->clients, matching, n_matching, NULL);
     }
@@ -311,12 +311,12 @@ monitor_run(struct phases *p, const struct workload_options *o)
                                                   - r->start.sys_s);
     phases_counter(p, "cpu_after_load_s", cpu_s);
     phases_counter(p, "rows_per_batch", per_batch);
-    free(batch);
-    free(matching);
+    xfree(batch);
+    xfree(matching);
 
 out:
     phases_begin(p, "free");
-    free(m.rows);
+    xfree(m.rows);
     condition_destroy(&m.cond);
     db_destroy(m.db);
     ds_destroy(&m.out);

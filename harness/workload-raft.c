@@ -66,7 +66,7 @@ all_rows(const struct db *db, size_t *np)
         for (size_t j = 0; j < t->n_rows; j++) {
             refs[k++] = (struct row_ref) { t, rows[j] };
         }
-        free(rows);
+        xfree(rows);
     }
     *np = k;
     return refs;
@@ -149,7 +149,7 @@ raft_run(struct phases *p, const struct workload_options *o)
         size_t lo = n_rows * i / n_entries, hi = n_rows * (i + 1) / n_entries;
         texts[i] = entry_text(refs + lo, hi - lo);
     }
-    free(refs);
+    xfree(refs);
     db_destroy(db);
 
     /* Retained log: parsed trees, or serialized text nodes. */
@@ -182,14 +182,14 @@ raft_run(struct phases *p, const struct workload_options *o)
     phases_counter(p, "retained_log_alloc_bytes",
                   (double) (r->end.alloc.bytes - r->start.alloc.bytes));
     for (size_t i = 0; i < n_entries; i++) {
-        free(texts[i]);
+        xfree(texts[i]);
     }
-    free(texts);
+    xfree(texts);
     if (error) {
         for (size_t i = 0; log[i].data; i++) {
             json_destroy(log[i].data);
         }
-        free(log);
+        xfree(log);
         return error;
     }
 
@@ -215,7 +215,7 @@ raft_run(struct phases *p, const struct workload_options *o)
     for (size_t i = 0; i < n_entries; i++) {
         json_destroy(log[i].data);
     }
-    free(log);
+    xfree(log);
     phases_end(p);
     return NULL;
 }

@@ -174,9 +174,9 @@ txn_run(struct phases *p, const struct workload_options *o)
     json_destroy(schema_json);
     if (error) {
         for (size_t i = 0; i < n_txns; i++) {
-            free(requests[i]);
+            xfree(requests[i]);
         }
-        free(requests);
+        xfree(requests);
         return error;
     }
     struct db *db = db_create(schema);
@@ -194,7 +194,7 @@ txn_run(struct phases *p, const struct workload_options *o)
         struct json *request = json_parse_buffer(text, strlen(text), &error);
         if (!request) {
             char *e = xasprintf("request %zu: %s", k, error);
-            free(error);
+            xfree(error);
             error = e;
             break;
         }
@@ -223,9 +223,9 @@ txn_run(struct phases *p, const struct workload_options *o)
     phases_begin(p, "free");
     db_destroy(db);
     for (size_t i = 0; i < n_txns; i++) {
-        free(requests[i]);
+        xfree(requests[i]);
     }
-    free(requests);
+    xfree(requests);
     phases_end(p);
     return error;
 }

@@ -113,6 +113,13 @@ atom_check_constraints(const union atom *a, const struct base_type *b)
     return NULL;
 }
 
+/* Datum storage counts as the model in the memory breakdown. */
+static void *
+model_xmalloc(size_t n)
+{
+    return xmalloc_as(XALLOC_MODEL, n);
+}
+
 static char *
 type_mismatch(const struct base_type *b, const struct json *json)
 {
@@ -124,7 +131,7 @@ type_mismatch(const struct base_type *b, const struct json *json)
     }
     error = xasprintf("expected %s, got %s", atomic_type_to_string(b->type),
                       text);
-    free(text);
+    xfree(text);
     return error;
 }
 
@@ -248,16 +255,6 @@ atom_to_ds(const union atom *a, enum atomic_type type, struct ds *out)
 
 /* ---- Datums ---- */
 
-/* A datum's key or value array: model memory, counted as such. */
-static union atom *
-alloc_atoms(size_t n)
-{
-    enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
-    union atom *atoms = xmalloc(n * sizeof *atoms);
-    xalloc_category_set(old);
-    return atoms;
-}
-
 void
 datum_init_empty(struct datum *d)
 {
@@ -271,10 +268,10 @@ datum_init_default(struct datum *d, const struct ovsdb_type *t)
     datum_init_empty(d);
     if (t->n_min) {
         d->n = 1;
-        d->keys = alloc_atoms(1);
+        d->keys = model_xmalloc(sizeof *d->keys);
         atom_init_default(&d->keys[0], t->key.type);
         if (ovsdb_type_is_map(t)) {
-            d->values = alloc_atoms(1);
+            d->values = model_xmalloc(sizeof *d->values);
             atom_init_default(&d->values[0], t->value.type);
         }
     }
@@ -289,8 +286,8 @@ datum_destroy(struct datum *d, const struct ovsdb_type *t)
             atom_destroy(&d->values[i], t->value.type);
         }
     }
-    free(d->keys);
-    free(d->values);
+    xfree(d->keys);
+    xfree(d->values);
     datum_init_empty(d);
 }
 
@@ -303,12 +300,12 @@ datum_clone(struct datum *dst, const struct datum *src,
     if (!src->n) {
         return;
     }
-    dst->keys = alloc_atoms(src->n);
+    dst->keys = model_xmalloc(src->n * sizeof *dst->keys);
     for (unsigned int i = 0; i < src->n; i++) {
         atom_clone(&dst->keys[i], &src->keys[i], t->key.type);
     }
     if (src->values) {
-        dst->values = alloc_atoms(src->n);
+        dst->values = model_xmalloc(src->n * sizeof *dst->values);
         for (unsigned int i = 0; i < src->n; i++) {
             atom_clone(&dst->values[i], &src->values[i], t->value.type);
         }
@@ -457,7 +454,7 @@ datum_sort_unique(struct datum *d, const struct ovsdb_type *t)
         }
     }
     if (!sorted) {
-        unsigned int *idx = xmalloc(d->n * sizeof *idx);
+        unsigned int *idx = model_xmalloc(d->n * sizeof *idx);
         for (unsigned int i = 0; i < d->n; i++) {
             idx[i] = i;
         }
@@ -465,17 +462,17 @@ datum_sort_unique(struct datum *d, const struct ovsdb_type *t)
         sort_ctx.type = t->key.type;
         qsort(idx, d->n, sizeof *idx, compare_index);
 
-        union atom *keys = alloc_atoms(d->n);
-        union atom *values = d->values ? alloc_atoms(d->n) : NULL;
+        union atom *keys = model_xmalloc(d->n * sizeof *keys);
+        union atom *values = d->values ? model_xmalloc(d->n * sizeof *values) : NULL;
         for (unsigned int i = 0; i < d->n; i++) {
             keys[i] = d->keys[idx[i]];
             if (values) {
                 values[i] = d->values[idx[i]];
             }
         }
-        free(idx);
-        free(d->keys);
-        free(d->values);
+        xfree(idx);
+        xfree(d->keys);
+        xfree(d->values);
         d->keys = keys;
         d->values = values;
     }
@@ -538,9 +535,9 @@ datum_from_json(struct datum *d, const struct ovsdb_type *t,
 
     char *error = NULL;
     if (n) {
-        d->keys = alloc_atoms(n);
+        d->keys = model_xmalloc(n * sizeof *d->keys);
         if (is_map) {
-            d->values = alloc_atoms(n);
+            d->values = model_xmalloc(n * sizeof *d->values);
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -591,9 +588,9 @@ datum_apply_diff(struct datum *d, struct datum *diff,
     unsigned int i = 0, j = 0;
 
     out.n = 0;
-    out.keys = cap ? alloc_atoms(cap) : NULL;
+    out.keys = cap ? model_xmalloc(cap * sizeof *out.keys) : NULL;
     out.values = d->values || diff->values
-                 ? alloc_atoms(cap ? cap : 1) : NULL;
+                 ? model_xmalloc((cap ? cap : 1) * sizeof *out.values) : NULL;
     while (i < d->n || j < diff->n) {
         int cmp = (i >= d->n ? 1 : j >= diff->n ? -1
                    : atom_compare(&d->keys[i], &diff->keys[j], t->key.type));
@@ -633,14 +630,14 @@ datum_apply_diff(struct datum *d, struct datum *diff,
             j++;
         }
     }
-    free(d->keys);
-    free(d->values);
-    free(diff->keys);
-    free(diff->values);
+    xfree(d->keys);
+    xfree(d->values);
+    xfree(diff->keys);
+    xfree(diff->values);
     datum_init_empty(diff);
     if (!out.n) {
-        free(out.keys);
-        free(out.values);
+        xfree(out.keys);
+        xfree(out.values);
         datum_init_empty(&out);
     }
     *d = out;

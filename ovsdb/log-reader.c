@@ -53,9 +53,9 @@ log_reader_close(struct log_reader *r)
     if (r) {
         close(r->fd);
         EVP_MD_CTX_free(r->sha1);
-        free(r->buf);
-        free(r->file_name);
-        free(r);
+        xfree(r->buf);
+        xfree(r->file_name);
+        xfree(r);
     }
 }
 
@@ -119,7 +119,7 @@ record_error(const struct log_reader *r, const char *format, ...)
     char *error = xasprintf("%s: record %lld at byte offset %llu: %s",
                             r->file_name, r->record,
                             (unsigned long long) r->record_offset, msg);
-    free(msg);
+    xfree(msg);
     return error;
 }
 
@@ -132,7 +132,7 @@ parse_header(const struct log_reader *r, const char *line, size_t n,
     char *msg = ovsdb_record_parse_header(line, n, &len, sha1);
     if (msg) {
         char *error = record_error(r, "%s", msg);
-        free(msg);
+        xfree(msg);
         return error;
     }
     *lenp = len;

@@ -37,7 +37,7 @@ mapped_reader_open(struct mapped_reader *f, const char *name)
             char *error = xasprintf("%s: cannot map: %s", name,
                                     strerror(errno));
             close(fd);
-            free(f->name);
+            xfree(f->name);
             f->name = NULL;
             return error;
         }
@@ -54,7 +54,7 @@ mapped_reader_close(struct mapped_reader *f)
     if (f->data) {
         munmap(CONST_CAST(char *, f->data), f->size);
     }
-    free(f->name);
+    xfree(f->name);
     memset(f, 0, sizeof *f);
 }
 
@@ -74,7 +74,7 @@ record_error(const struct mapped_reader *f, uint64_t index, size_t pos,
 
     char *error = xasprintf("%s: record %"PRIu64" at byte offset %zu: %s",
                             f->name, index, pos, msg);
-    free(msg);
+    xfree(msg);
     return error;
 }
 
@@ -106,7 +106,7 @@ mapped_reader_next(struct mapped_reader *f, struct mapped_record *r,
     if (msg || !nl) {
         *errorp = record_error(f, index, pos, "%s", msg ? msg
                                : "truncated or missing header line");
-        free(msg);
+        xfree(msg);
         return -1;
     }
     size_t body_offset = nl + 1 - f->data;

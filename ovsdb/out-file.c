@@ -13,8 +13,8 @@
 static void
 out_file_clear(struct out_file *f)
 {
-    free(f->name);
-    free(f->tmp_name);
+    xfree(f->name);
+    xfree(f->tmp_name);
     f->name = f->tmp_name = NULL;
     f->stream = NULL;
 }
@@ -53,7 +53,7 @@ out_file_check_path(const char *name)
         error = xasprintf("\"%s\": cannot write in directory \"%s\": %s",
                           name, dir, strerror(errno));
     }
-    free(dir);
+    xfree(dir);
     return error;
 }
 

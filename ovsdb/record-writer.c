@@ -32,7 +32,7 @@ out_init(struct out *o, int fd, const char *dir)
 void
 out_destroy(struct out *o)
 {
-    free(o->buf);
+    xfree(o->buf);
     if (o->spool_fd >= 0) {
         close(o->spool_fd);
     }
@@ -115,7 +115,7 @@ open_spool(const char *dir)
         if (fd >= 0) {
             unlink(name);
         }
-        free(name);
+        xfree(name);
     }
     return fd;
 }
@@ -146,7 +146,7 @@ out_spill(struct out *o, size_t n)
     }
     if (n > o->cap) {
         o->cap = n;
-        free(o->buf);
+        xfree(o->buf);
         o->buf = xmalloc(o->cap);
     }
 }

@@ -29,8 +29,8 @@ static void
 column_schema_destroy(struct column_schema *c)
 {
     ovsdb_type_destroy(&c->type);
-    free(c->name);
-    free(c);
+    xfree(c->name);
+    xfree(c);
 }
 
 static void
@@ -40,13 +40,13 @@ table_schema_destroy(struct table_schema *t)
         column_schema_destroy(t->columns[i]);
     }
     for (unsigned int i = 0; i < t->n_indexes; i++) {
-        free(t->indexes[i].columns);
+        xfree(t->indexes[i].columns);
     }
-    free(t->indexes);
-    free(t->columns);
+    xfree(t->indexes);
+    xfree(t->columns);
     shash_destroy(&t->columns_by_name);
-    free(t->name);
-    free(t);
+    xfree(t->name);
+    xfree(t);
 }
 
 static char *
@@ -64,8 +64,8 @@ column_schema_from_json(const char *name, const struct json *json,
     char *error = ovsdb_type_from_json(&c->type, type);
     if (error) {
         char *e = xasprintf("column %s: %s", name, error);
-        free(error);
-        free(c);
+        xfree(error);
+        xfree(c);
         return e;
     }
     const struct json *eph = json_object_get(json, "ephemeral");
@@ -154,7 +154,7 @@ table_schema_from_json(const char *name, const struct json *json,
         error = column_schema_from_json(cname, sorted[i]->data, &c);
         if (error) {
             char *e = xasprintf("table %s: %s", name, error);
-            free(error);
+            xfree(error);
             error = e;
             break;
         }
@@ -162,7 +162,7 @@ table_schema_from_json(const char *name, const struct json *json,
         t->columns[t->n_columns++] = c;
         shash_add(&t->columns_by_name, cname, c);
     }
-    free(sorted);
+    xfree(sorted);
     if (!error) {
         error = indexes_from_json(t, json_object_get(json, "indexes"));
     }
@@ -233,7 +233,7 @@ db_schema_from_json(const struct json *json, struct db_schema **schemap)
             shash_add(&s->tables_by_name, t->name, t);
         }
     }
-    free(sorted);
+    xfree(sorted);
     for (unsigned int i = 0; i < s->n_tables && !error; i++) {
         struct table_schema *t = s->tables[i];
         for (unsigned int j = 0; j < t->n_columns && !error; j++) {
@@ -280,14 +280,14 @@ db_schema_read_file(const char *file_name, struct db_schema **schemap)
     ds_destroy(&text);
     if (!json) {
         char *e = xasprintf("%s: invalid JSON: %s", file_name, error);
-        free(error);
+        xfree(error);
         return e;
     }
     error = db_schema_from_json(json, schemap);
     json_destroy(json);
     if (error) {
         char *e = xasprintf("%s: invalid schema: %s", file_name, error);
-        free(error);
+        xfree(error);
         return e;
     }
     return NULL;
@@ -302,12 +302,12 @@ db_schema_destroy(struct db_schema *s)
     for (unsigned int i = 0; i < s->n_tables; i++) {
         table_schema_destroy(s->tables[i]);
     }
-    free(s->tables);
+    xfree(s->tables);
     shash_destroy(&s->tables_by_name);
     json_destroy(s->json);
-    free(s->version);
-    free(s->name);
-    free(s);
+    xfree(s->version);
+    xfree(s->name);
+    xfree(s);
 }
 
 const struct table_schema *

@@ -68,11 +68,11 @@ base_type_destroy(struct base_type *b)
         base_type_init(&t.key, b->type);
         t.value.type = ATOMIC_VOID;
         datum_destroy(b->enum_, &t);
-        free(b->enum_);
+        xfree(b->enum_);
         b->enum_ = NULL;
     }
     if (b->type == ATOMIC_UUID) {
-        free(b->u.uuid.ref_table_name);
+        xfree(b->u.uuid.ref_table_name);
         b->u.uuid.ref_table_name = NULL;
     }
 }
@@ -202,10 +202,10 @@ parse_enum(struct base_type *b, const struct json *ej)
 
     char *error = datum_from_json(b->enum_, &t, ej, false);
     if (error) {
-        free(b->enum_);
+        xfree(b->enum_);
         b->enum_ = NULL;
         char *e = xasprintf("bad \"enum\": %s", error);
-        free(error);
+        xfree(error);
         return e;
     }
     return NULL;

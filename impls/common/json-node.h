@@ -159,7 +159,7 @@ ref_count(const struct json *json)
 static inline struct json *
 node_alloc(enum json_type type)
 {
-    struct json *json = xmalloc(sizeof *json);
+    struct json *json = xmalloc_as(XALLOC_JSON_NODE, sizeof *json);
     json->type = type;
     set_storage(json, JSON_STORAGE_DYNAMIC);
     ref_init(json);
@@ -189,7 +189,7 @@ string_set_copy(struct json *json, const char *s, size_t len)
         json->string_inline[len] = '\0';
         set_storage(json, JSON_STORAGE_INLINE);
     } else {
-        json->string = xmemdup0(s, len);
+        json->string = xmemdup0_as(XALLOC_STRING, s, len);
     }
 }
 
@@ -206,6 +206,7 @@ string_set_nocopy(struct json *json, char *s)
             return;
         }
     }
+    xalloc_retag(s, XALLOC_STRING);
     json->string = s;
 }
 
@@ -289,14 +290,16 @@ array_push(struct json *json, struct json *element)
             return;
         }
         /* The fourth element moves the array to the heap. */
-        struct json **elems = xmalloc(2 * ARRAY_INLINE_LEN * sizeof *elems);
+        struct json **elems = xmalloc_as(XALLOC_ARRAY, 2 * ARRAY_INLINE_LEN
+                                                       * sizeof *elems);
         memcpy(elems, json->elems_inline, n * sizeof *elems);
         array_set_vector(json, elems, n, 2 * ARRAY_INLINE_LEN);
     }
     struct json_array *a = &json->array;
     if (a->n >= a->n_allocated) {
         a->n_allocated = a->n_allocated ? 2 * a->n_allocated : 1;
-        a->elems = xrealloc(a->elems, a->n_allocated * sizeof *a->elems);
+        a->elems = xrealloc_as(XALLOC_ARRAY, a->elems,
+                               a->n_allocated * sizeof *a->elems);
     }
     a->elems[a->n++] = element;
 }

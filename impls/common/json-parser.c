@@ -460,7 +460,8 @@ parser_token(struct json_parser *p, struct token *token)
         /* Fall through. */
     case PARSE_OBJECT_NAME:
         if (token->type == TOK_STRING) {
-            p->member_name = xmemdup0(token->text, token->len);
+            p->member_name = xmemdup0_as(XALLOC_OBJECT, token->text,
+                                         token->len);
             p->parse_state = PARSE_OBJECT_COLON;
         } else {
             parser_error(p, "syntax error parsing object expecting string");

@@ -135,6 +135,7 @@ json_array_create(struct json **elements, size_t n)
         array_set_inline(json, elements, n);
         xfree(elements);
     } else {
+        xalloc_retag(elements, XALLOC_ARRAY);  /* The caller's vector. */
         array_set_vector(json, elements, n, n);
     }
     return json;
@@ -242,7 +243,7 @@ struct json *
 json_object_create(void)
 {
     struct json *json = node_alloc(JSON_OBJECT);
-    json->object = xmalloc(sizeof *json->object);
+    json->object = xmalloc_as(XALLOC_OBJECT, sizeof *json->object);
     shash_init(json->object);
     return json;
 }
@@ -258,14 +259,17 @@ void
 json_object_put(struct json *json, const char *name, struct json *value)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
-    json_destroy(shash_replace(json->object, name, value));
+    json_destroy(shash_replace_as(json->object, name, value, XALLOC_OBJECT));
 }
 
 void
 json_object_put_nocopy(struct json *json, char *name, struct json *value)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
-    json_destroy(shash_replace_nocopy(json->object, name, value));
+    /* 'name' keeps the category its allocator gave it (the parser's are
+     * objects'): a retag here would cost every member. */
+    json_destroy(shash_replace_nocopy_as(json->object, name, value,
+                                         XALLOC_OBJECT));
 }
 
 void
@@ -360,6 +364,7 @@ json_serialized_object_create_nocopy(char *text)
         return json;
     }
     struct json *json = node_alloc(JSON_SERIALIZED_OBJECT);
+    xalloc_retag(text, XALLOC_STRING);
     json->string = text;        /* Never inline: it is usually long. */
     return json;
 }
@@ -451,12 +456,14 @@ json_deep_clone(const struct json *json)
         const struct shash *src = json->object;
         struct json *copy = json_object_create();
         /* Same bucket count, so the copy iterates in the same order. */
-        shash_reserve(copy->object, 2 * (src->mask + 1));
+        XALLOC_TAGGED(XALLOC_OBJECT,
+                      shash_reserve(copy->object, 2 * (src->mask + 1)));
         for (size_t i = 0; i <= src->mask; i++) {
             for (struct shash_node *node = src->buckets[i]; node;
                  node = node->next) {
-                shash_add(copy->object, node->name,
-                          json_deep_clone(node->data));
+                struct json *value = json_deep_clone(node->data);
+                XALLOC_TAGGED(XALLOC_OBJECT,
+                              shash_add(copy->object, node->name, value));
             }
         }
         return copy;
@@ -757,7 +764,9 @@ json_to_ds(const struct json *json, int flags, struct ds *ds)
 {
     struct serializer s = { .ds = ds, .depth = 0, .flags = flags };
     size_t start = ds->length;
-    serialize(json, &s);
+    /* The text grows by realloc, which keeps the category of the ds's first
+     * block: a fresh ds becomes string bytes. */
+    XALLOC_TAGGED(XALLOC_STRING, serialize(json, &s));
     hook_serialized(ds, start);
 }
 

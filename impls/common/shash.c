@@ -107,8 +107,11 @@ link_node(struct shash_node **buckets, size_t mask, struct shash_node *node)
     *prevp = node;
 }
 
+/* 'c' is the allocation category of the map's own blocks (buckets, nodes,
+ * copied names): XALLOC_CURRENT for the ordinary API, which leaves it to
+ * the caller's current category. */
 static void
-resize(struct shash *sh, size_t new_mask)
+resize(struct shash *sh, size_t new_mask, enum xalloc_category c)
 {
     struct shash_node **old = sh->buckets;
     size_t old_mask = sh->mask;
@@ -117,7 +120,7 @@ resize(struct shash *sh, size_t new_mask)
     if (new_mask == 0) {
         return;
     }
-    buckets = xcalloc(new_mask + 1, sizeof *buckets);
+    buckets = xcalloc_as(c, new_mask + 1, sizeof *buckets);
     for (size_t i = 0; i <= old_mask; i++) {
         struct shash_node *node = old[i];
         while (node) {
@@ -147,20 +150,21 @@ shash_reserve(struct shash *sh, size_t n)
 {
     size_t mask = mask_for(n);
     if (mask > sh->mask) {
-        resize(sh, mask);
+        resize(sh, mask, XALLOC_CURRENT);
     }
 }
 
 static struct shash_node *
-add_node(struct shash *sh, char *name, uint32_t hash, const void *data)
+add_node(struct shash *sh, char *name, uint32_t hash, const void *data,
+         enum xalloc_category c)
 {
-    struct shash_node *node = xmalloc(sizeof *node);
+    struct shash_node *node = xmalloc_as(c, sizeof *node);
     node->name = name;
     node->hash = hash;
     node->data = CONST_CAST(void *, data);
     sh->n++;
     if (sh->n > (sh->mask + 1) * 2) {
-        resize(sh, sh->mask * 2 + 1);
+        resize(sh, sh->mask * 2 + 1, c);
     }
     link_node(sh->buckets, sh->mask, node);
     return node;
@@ -169,7 +173,7 @@ add_node(struct shash *sh, char *name, uint32_t hash, const void *data)
 struct shash_node *
 shash_add_nocopy(struct shash *sh, char *name, const void *data)
 {
-    return add_node(sh, name, hash_string(name, 0), data);
+    return add_node(sh, name, hash_string(name, 0), data, XALLOC_CURRENT);
 }
 
 struct shash_node *
@@ -205,13 +209,14 @@ shash_add_once(struct shash *sh, const char *name, const void *data)
 }
 
 void *
-shash_replace(struct shash *sh, const char *name, const void *data)
+shash_replace_as(struct shash *sh, const char *name, const void *data,
+                 enum xalloc_category c)
 {
     size_t len = strlen(name);
     uint32_t hash = hash_bytes(name, len, 0);
     struct shash_node *node = find__(sh, name, len, hash);
     if (!node) {
-        add_node(sh, xmemdup0(name, len), hash, data);
+        add_node(sh, xmemdup0_as(c, name, len), hash, data, c);
         return NULL;
     }
     void *old = node->data;
@@ -220,19 +225,32 @@ shash_replace(struct shash *sh, const char *name, const void *data)
 }
 
 void *
-shash_replace_nocopy(struct shash *sh, char *name, const void *data)
+shash_replace(struct shash *sh, const char *name, const void *data)
+{
+    return shash_replace_as(sh, name, data, XALLOC_CURRENT);
+}
+
+void *
+shash_replace_nocopy_as(struct shash *sh, char *name, const void *data,
+                        enum xalloc_category c)
 {
     size_t len = strlen(name);
     uint32_t hash = hash_bytes(name, len, 0);
     struct shash_node *node = find__(sh, name, len, hash);
     if (!node) {
-        add_node(sh, name, hash, data);
+        add_node(sh, name, hash, data, c);
         return NULL;
     }
     xfree(name);
     void *old = node->data;
     node->data = CONST_CAST(void *, data);
     return old;
+}
+
+void *
+shash_replace_nocopy(struct shash *sh, char *name, const void *data)
+{
+    return shash_replace_nocopy_as(sh, name, data, XALLOC_CURRENT);
 }
 
 void

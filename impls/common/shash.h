@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "util.h"
 #include <stdint.h>
 
 struct shash_node {
@@ -46,6 +48,12 @@ bool shash_add_once(struct shash *, const char *name, const void *);
 /* Returns the old data for 'name' (or NULL) and stores 'data' instead. */
 void *shash_replace(struct shash *, const char *name, const void *data);
 void *shash_replace_nocopy(struct shash *, char *name, const void *data);
+/* The same, with the map's new blocks (node, copied name, buckets) in
+ * allocation category 'c' (util.h). */
+void *shash_replace_as(struct shash *, const char *name, const void *data,
+                       enum xalloc_category c);
+void *shash_replace_nocopy_as(struct shash *, char *name, const void *data,
+                              enum xalloc_category c);
 void shash_delete(struct shash *, struct shash_node *);
 void *shash_find_and_delete(struct shash *, const char *name);
 

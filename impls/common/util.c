@@ -2,6 +2,8 @@
  * program input, which is what makes them usable as CI gates. */
 #include "util.h"
 
+#include "xalloc-breakdown.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,18 +44,69 @@ count(size_t n)
     xalloc_stats.bytes += n;
 }
 
+/* The allocator proper: the C library's, or the breakdown's wrappers once
+ * it is on.  A call through a pointer costs no more instructions than a
+ * call through the PLT, where a test of a flag on every call would show in
+ * the gate's instruction counts. */
+void *(*xalloc_malloc)(size_t) = malloc;
+void *(*xalloc_calloc)(size_t, size_t) = calloc;
+void *(*xalloc_realloc)(void *, size_t) = realloc;
+void (*xalloc_free)(void *) = free;
+
+/* The same per category, for x*alloc_as(); the last is XALLOC_CURRENT. */
+#define PER_CATEGORY(F) [0 ... XALLOC_CURRENT] = F
+void *(*xalloc_malloc_as[XALLOC_CURRENT + 1])(size_t) = {
+    PER_CATEGORY(malloc)
+};
+void *(*xalloc_calloc_as[XALLOC_CURRENT + 1])(size_t, size_t) = {
+    PER_CATEGORY(calloc)
+};
+void *(*xalloc_realloc_as[XALLOC_CURRENT + 1])(void *, size_t) = {
+    PER_CATEGORY(realloc)
+};
+
 void *
 xmalloc(size_t n)
 {
     count(n);
-    return check(malloc(n ? n : 1));
+    return check(xalloc_malloc(n ? n : 1));
 }
 
 void *
 xcalloc(size_t count_, size_t size)
 {
     count(count_ * size);
-    return check(calloc(count_ ? count_ : 1, size ? size : 1));
+    return check(xalloc_calloc(count_ ? count_ : 1, size ? size : 1));
+}
+
+void *
+xmalloc_as(enum xalloc_category c, size_t n)
+{
+    count(n);
+    return check(xalloc_malloc_as[c](n ? n : 1));
+}
+
+void *
+xcalloc_as(enum xalloc_category c, size_t count_, size_t size)
+{
+    count(count_ * size);
+    return check(xalloc_calloc_as[c](count_ ? count_ : 1, size ? size : 1));
+}
+
+void *
+xrealloc_as(enum xalloc_category c, void *p, size_t n)
+{
+    count(n);
+    return check(xalloc_realloc_as[c](p, n ? n : 1));
+}
+
+char *
+xmemdup0_as(enum xalloc_category c, const char *p, size_t n)
+{
+    char *q = xmalloc_as(c, n + 1);
+    memcpy(q, p, n);
+    q[n] = '\0';
+    return q;
 }
 
 void *
@@ -66,7 +119,7 @@ void *
 xrealloc(void *p, size_t n)
 {
     count(n);
-    return check(realloc(p, n ? n : 1));
+    return check(xalloc_realloc(p, n ? n : 1));
 }
 
 void *
@@ -129,7 +182,7 @@ xfree(void *p)
 {
     if (p) {
         xalloc_stats.frees++;
-        free(p);
+        xalloc_free(p);
     }
 }
 

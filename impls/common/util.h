@@ -7,6 +7,7 @@
 #define JSONBENCH_UTIL_H 1
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,79 @@ xalloc_category_set(enum xalloc_category c)
     xalloc_category = c;
     return old;
 }
+
+/* The memory breakdown: live bytes and blocks per category.  Off by default
+ * (on, it updates a side map at every allocation and free: about 1.2x load
+ * CPU; off, it costs nothing, see util.c); switched on once,
+ * at run time, with xalloc_breakdown_enable(), normally before the first
+ * allocation that should be counted (the harness's --mem-breakdown).
+ *
+ * Live bytes are malloc_usable_size() of each live block, so the breakdown
+ * sees what the allocator handed out, not only what was asked for; the rest
+ * of RSS (chunk headers, free chunks, fragmentation, code and stacks) is
+ * malloc overhead.  The category of each live block is kept in a side map
+ * of its own mmap()ed memory, outside the heap: switching the breakdown on
+ * changes neither the allocations nor the heap figures, only RSS (by the
+ * map, reported as 'table_bytes') and CPU.
+ *
+ * A block keeps the category it was allocated with through xrealloc().
+ * Blocks must be freed with xfree(): a block freed with plain free() stays
+ * counted (a later block at the same address reports it as 'stale'). */
+struct xalloc_breakdown {
+    uint64_t bytes[N_XALLOC_CATEGORIES];
+    uint64_t blocks[N_XALLOC_CATEGORIES];
+    uint64_t total_bytes, total_blocks;
+};
+struct xalloc_breakdown_health {
+    uint64_t table_bytes;       /* Side map, resident (outside the heap). */
+    uint64_t untracked_frees;   /* xfree()/xrealloc() of a block allocated
+                                 * before the breakdown was on, or not by
+                                 * x*alloc: not counted. */
+    uint64_t stale;             /* Tracked blocks seen again at allocation:
+                                 * they were freed without xfree(). */
+};
+void xalloc_breakdown_enable(void);
+bool xalloc_breakdown_enabled(void);
+/* Live now, and the breakdown at the highest total since the last
+ * xalloc_breakdown_reset_peak() (either may be NULL).  All zero when off. */
+void xalloc_breakdown_get(struct xalloc_breakdown *live,
+                          struct xalloc_breakdown *peak);
+void xalloc_breakdown_reset_peak(void);
+void xalloc_breakdown_health(struct xalloc_breakdown_health *);
+
+/* Runs the statements with 'C' as the current category:
+ *     XALLOC_TAGGED(XALLOC_ARRAY, elems = xmalloc(n * sizeof *elems)); */
+#define XALLOC_TAGGED(C, ...)                                           \
+    do {                                                                \
+        enum xalloc_category old_category_ = xalloc_category_set(C);    \
+        __VA_ARGS__;                                                    \
+        xalloc_category_set(old_category_);                             \
+    } while (0)
+
+/* Counts the live block 'p' (from x*alloc, or NULL) under 'c' from now on:
+ * for a block allocated by one piece of code and given to another, e.g. a
+ * caller's string that json_string_create_nocopy() keeps.  Changes nothing
+ * but the breakdown, and costs a test of a flag when it is off. */
+extern bool xalloc_breakdown_on;
+void xalloc_retag__(void *p, enum xalloc_category c);
+static inline void
+xalloc_retag(void *p, enum xalloc_category c)
+{
+    if (OVS_UNLIKELY(xalloc_breakdown_on) && p) {
+        xalloc_retag__(p, c);
+    }
+}
+
+/* Allocation in category 'c' without touching the current category: free
+ * of cost when the breakdown is off, for hot paths (every JSON node).
+ * xrealloc_as() gives 'c' to a fresh block (p NULL); an existing block
+ * keeps its category, as with xrealloc().  'c' may be XALLOC_CURRENT: the
+ * current category, as x*alloc() (for code that takes a category). */
+#define XALLOC_CURRENT N_XALLOC_CATEGORIES
+void *xmalloc_as(enum xalloc_category c, size_t);
+void *xcalloc_as(enum xalloc_category c, size_t count, size_t size);
+void *xrealloc_as(enum xalloc_category c, void *, size_t);
+char *xmemdup0_as(enum xalloc_category c, const char *, size_t);
 
 void *xmalloc(size_t);
 void *xcalloc(size_t count, size_t size);

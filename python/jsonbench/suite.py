@@ -51,6 +51,10 @@ def parse_args(argv):
                     help="monitor composition modes (default tree,cache,direct)")
     ap.add_argument("--raft-modes", default="tree,serialized",
                     help="raft log entry forms (default tree,serialized)")
+    ap.add_argument("--no-mem-breakdown", dest="mem_breakdown", action="store_false",
+                    help="skip the load-breakdown jobs (load with --mem-breakdown at the "
+                         "first scale: live bytes per allocation category for the report's "
+                         "memory breakdown; their CPU is ~2x a plain load's)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--build-dir", help="meson build dir (default build/ or build-jemalloc/)")
     ap.add_argument("--out", help="results folder (default results/<UTC stamp>-<commit>)")
@@ -150,6 +154,10 @@ def plan(args, impls, workloads, datasets):
                     any(d["kind"] == "nb" for d in datasets):
                 continue
             variants = [(wl, [], None, None)]
+            if wl == "load" and args.mem_breakdown and ds["scale"] == main_scale:
+                # A separate job: the breakdown costs CPU, so the plain load
+                # keeps the timings and this one says where the bytes go.
+                variants.append(("load-breakdown", ["--mem-breakdown"], None, None))
             if wl == "monitor":
                 table = [] if ds["kind"] == "sb" else ["--table", "Logical_Switch_Port"]
                 variants = [("monitor-%s-c%s" % (m, c), ["--mode", m, "--clients", c] + table,

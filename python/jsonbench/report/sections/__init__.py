@@ -3,7 +3,8 @@ build(ctx) -> document.Section or None (None: nothing to show for this run).
 A new section is a new module plus one line here."""
 
 from . import (claims, overview, before_after, workloads, scaling, distributions,
-               processes, micro, environment, counters)
+               processes, micro, environment, counters, summary, breakdown)
 
-SECTIONS = [claims, overview, before_after, workloads, scaling, distributions,
-            counters, processes, micro, environment]
+# The summary comes first: the report leads with its answer.
+SECTIONS = [summary, claims, overview, before_after, workloads, breakdown, scaling,
+            distributions, counters, processes, micro, environment]

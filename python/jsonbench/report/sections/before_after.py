@@ -3,7 +3,8 @@ against `ovs`, laid out like the seeds' tables ("18.6 -> 16.6 s (10.7%)")."""
 
 from ..document import Section, Table
 from ..metrics import METRICS, change_pct, fmt_value, median
-from .common import by_key, process_times, total_median
+from ..significance import LEGEND, compare
+from .common import by_key, process_times, total_values
 
 BASELINES = ("plain", "ovs")
 
@@ -17,10 +18,11 @@ ROWS = [
 ]
 
 
-def value(rs, entry, metric):
+def values(rs, entry, metric):
+    """Per-repetition values (medians are taken from these)."""
     if metric is None:
-        return median(process_times(rs, entry))
-    return total_median(rs, entry, metric)
+        return process_times(rs, entry)
+    return total_values(rs, entry, metric)
 
 
 def fmt_pct(p):
@@ -36,15 +38,16 @@ def table_rows(rs, groups, base, impl):
             continue
         row = [dataset, variant]
         for i, (_label, metric) in enumerate(ROWS):
-            b = value(rs, impls[base], metric)
-            a = value(rs, impls[impl], metric)
+            bv, av = values(rs, impls[base], metric), values(rs, impls[impl], metric)
+            b, a = median(bv), median(av)
             if b is None or a is None:
                 row.append("-")
                 continue
             used[i] = True
             unit = METRICS[metric].unit if metric else "s"
-            row.append("%s -> %s (%s)" % (fmt_value(b, unit), fmt_value(a, unit),
-                                          fmt_pct(change_pct(b, a))))
+            row.append("%s -> %s (%s) %s" % (fmt_value(b, unit), fmt_value(a, unit),
+                                             fmt_pct(change_pct(b, a)),
+                                             compare(bv, av).mark))
         rows.append(row)
     # Drop metrics no workload reported.
     keep = [0, 1] + [i + 2 for i, u in enumerate(used) if u]
@@ -64,7 +67,8 @@ def build(ctx):
            "after loading the database); peak RSS is the process peak before "
            "teardown; process wall time is hyperfine's whole process (start, "
            "load, work, free, exit).  **Improvement = (Before - After) / Before**: "
-           "positive means After is better (less time, memory or allocations).")
+           "positive means After is better (less time, memory or allocations).  "
+           "Each cell ends with its significance mark: " + LEGEND)
     any_table = False
     for base in BASELINES:
         if base not in impls:

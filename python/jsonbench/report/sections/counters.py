@@ -25,7 +25,8 @@ def build(ctx):
                 if smp.entry is not e or smp.phase == "process":
                     continue
                 for k, v in smp.metrics.items():
-                    if k in _SKIP:
+                    if k in _SKIP or k.startswith("mem_") or "malloc_overhead" in k:
+                        # The memory breakdown has its own section.
                         continue
                     if (smp.name, k) not in cols:
                         cols.append((smp.name, k))
