@@ -17,6 +17,7 @@ import subprocess
 import tarfile
 import time
 
+from . import representation
 from . import target as target_mod
 from ..util import sha256_of
 
@@ -199,11 +200,15 @@ def _build_locked(key, root, prepare, jobs, retry_failed, label, source):
 def build_commit(tree, ref, **kw):
     commit = resolve(tree, ref)
     label = "%s (%s)" % (ref, commit[:12]) if ref != commit else commit[:12]
-    return build(commit, lambda dest: _extract_commit(tree, commit, dest),
-                 label=label, source="%s@%s" % (tree, commit), **kw)
+    t = build(commit, lambda dest: _extract_commit(tree, commit, dest),
+              label=label, source="%s@%s" % (tree, commit), **kw)
+    t.representation = representation.of_commit(tree, commit, t.version)
+    return t
 
 
 def build_tarball(path, **kw):
     key = "tar-" + sha256_of(path)[:16]
-    return build(key, lambda dest: _extract_tarball(path, dest),
-                 label=os.path.basename(path), source=path, **kw)
+    t = build(key, lambda dest: _extract_tarball(path, dest),
+              label=os.path.basename(path), source=path, **kw)
+    t.representation = representation.of_version(t.version)
+    return t
