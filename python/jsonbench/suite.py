@@ -59,6 +59,8 @@ def parse_args(argv):
     ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
     ap.add_argument("--no-report", action="store_true")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+    from .realovs import suite_jobs
+    suite_jobs.add_args(ap)
     return ap.parse_args(argv)
 
 
@@ -286,6 +288,42 @@ def run_jobs(args, jobs, out_dir, t_start):
     return index, failures
 
 
+def real_plan(args, jobs):
+    """The real OVS jobs (--ovs-*) for the model's plan; [] without --ovs-*."""
+    from .realovs import suite_jobs
+    if not suite_jobs.wanted(args):
+        return []
+    suite_jobs.parse_pairs(args.pair)          # a typo fails before any run
+    return suite_jobs.plan(jobs)
+
+
+def run_real(args, real_jobs, out_dir, index, failures):
+    """Builds (cached) and runs the real OVS targets into the same folder;
+    adds to index and failures; returns what env.json records."""
+    from .realovs import suite_jobs
+    t0 = time.time()
+    tgts, build_failures = suite_jobs.targets(args, sys.stdout)
+    failures += build_failures
+
+    def on_result(entry, failure):
+        if entry:
+            index.append(entry)
+        if failure:
+            failures.append(failure)
+        gbench.write_atomic(os.path.join(out_dir, "index.json"),
+                            {"entries": index, "failures": failures})
+    log("suite: real OVS: %d target(s) (%s) x %d jobs x %d repetitions"
+        % (len(tgts), ", ".join(t.name for t in tgts) or "none", len(real_jobs),
+           args.repetitions))
+    try:
+        suite_jobs.run(args, tgts, real_jobs, out_dir, on_result, log)
+    finally:
+        on_result(None, None)
+    info = suite_jobs.env_info(tgts, build_failures, args)
+    info["ovs_duration_s"] = time.time() - t0
+    return info
+
+
 def main(argv):
     args = parse_args(argv)
     t_start = time.time()
@@ -337,11 +375,17 @@ def main(argv):
                     datasets.append({"label": label, "path": path, "kind": kind,
                                      "scale": scale, "form": form, "generated": True})
     jobs = plan(args, impls, [w for w in workloads if w != "micro"], datasets)
+    real_jobs = real_plan(args, jobs)
     if args.dry_run:
         for j in jobs:
             log("%-10s %-20s %-14s %s" % (j.impl, j.variant, j.ds["label"],
                                          shlex.join(job_cmd(args, j, "R.json", "OUT"))))
         log("%d jobs x %d repetitions" % (len(jobs), args.repetitions))
+        for w, variant, ds, _opts in real_jobs:
+            log("real OVS   %-20s %s" % (variant, ds["label"]))
+        if real_jobs:
+            log("%d real OVS jobs per target x %d repetitions" % (len(real_jobs),
+                                                                 args.repetitions))
         return 0
     unbuilt = build.unbuilt({i: args.exes[i] for i in impls})
     if unbuilt:
@@ -372,6 +416,8 @@ def main(argv):
 
     env["loadavg_start"] = " ".join("%.2f" % x for x in os.getloadavg())
     index, failures = run_jobs(args, jobs, out_dir, t_start)
+    if real_jobs:
+        env.update(run_real(args, real_jobs, out_dir, index, failures))
     env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
     if "micro" in workloads:
         index += run_micro(args, impls, out_dir)
