@@ -2,8 +2,8 @@
 build(ctx) -> document.Section or None (None: nothing to show for this run).
 A new section is a new module plus one line here."""
 
-from . import (claims, overview, before_after, workloads, scaling, distributions,
-               processes, micro, environment, counters)
+from . import (claims, overview, before_after, model_vs_real, real_ab, workloads,
+               scaling, distributions, processes, micro, environment, counters)
 
-SECTIONS = [claims, overview, before_after, workloads, scaling, distributions,
-            counters, processes, micro, environment]
+SECTIONS = [claims, overview, before_after, model_vs_real, real_ab, workloads,
+            scaling, distributions, counters, processes, micro, environment]
