@@ -165,8 +165,10 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
             key = C.run_key(r)
             name = r["impl"]
             if name in errors:
+                tail = [ln.strip() for ln in errors[name].splitlines()
+                        if ln.strip()]
                 meta[key] = {"error": "build of %s failed: %s" % (
-                    refs[name], errors[name])}
+                    refs[name], tail[-1] if tail else "?")}
                 continue
             path = None
             if r["dataset"]:
@@ -277,7 +279,7 @@ def real_cells(entry):
         verdict = r["verdict"]
     else:
         measured = "-"
-        verdict = "%s: %s" % (r["verdict"], (r.get("why") or "")[:160])
+        verdict = "%s: %s" % (r["verdict"], (r.get("why") or "")[:200])
     m = entry.get("model_vs_real")
     return [measured, verdict, m["verdict"] if m else "-"]
 
