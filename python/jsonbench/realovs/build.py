@@ -10,6 +10,7 @@ retry_failed is set.
 """
 
 import fcntl
+import glob
 import json
 import os
 import shutil
@@ -22,7 +23,9 @@ from . import target as target_mod
 from ..util import sha256_of
 
 # Tried in order; the first set that configures and builds wins.  Old
-# releases may not compile against OpenSSL 3, so the second try drops SSL.
+# releases may not compile against OpenSSL 3, so the second try drops SSL;
+# releases before 2.8 run Python 2 build scripts (ovsdb-idlc), so the last
+# try also names a Python 2 interpreter, when the machine has one.
 CONFIGURE_TRIES = ([], ["--disable-ssl"])
 LOG_TAIL_LINES = 30
 
@@ -120,10 +123,37 @@ def _extract_tarball(path, dest):
         os.rename(tmp, dest)
 
 
+def python2():
+    """A Python 2 interpreter (python2.7 on PATH or a pyenv 2.7), or None."""
+    cands = [shutil.which("python2.7"), shutil.which("python2")]
+    cands += sorted(glob.glob(os.path.expanduser(
+        "~/.pyenv/versions/2.7*/bin/python2.7")))
+    for c in cands:
+        if not c:
+            continue
+        try:
+            r = subprocess.run([c, "-c", "import sys; "
+                                "sys.exit(sys.version_info[0] != 2)"],
+                               capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if r.returncode == 0:
+            return c
+    return None
+
+
+def configure_tries():
+    tries = list(CONFIGURE_TRIES)
+    py2 = python2()
+    if py2:
+        tries.append(["--disable-ssl", "PYTHON=" + py2])
+    return tries
+
+
 def _compile(src, log, jobs):
     """boot/configure/make in 'src'; returns (ok, configure flags)."""
     flags = []
-    for flags in CONFIGURE_TRIES:
+    for flags in configure_tries():
         if not os.path.exists(os.path.join(src, "configure")):
             if _run_logged(["./boot.sh"], src, log):
                 return False, flags
