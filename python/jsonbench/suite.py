@@ -12,6 +12,7 @@ import argparse
 import datetime
 import glob
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -25,6 +26,8 @@ from .env import collect_env, git_short_commit
 from .util import fmt_dur, log, sha256_of
 
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
+# build.dataset_path()'s names: nb-s1-snapshot-seed1.ovsdb.
+GENERATED_NAME = re.compile(r"^(nb|sb)-s([0-9.e+-]+)-(snapshot|log)-seed\d+(?:-txns\d+)?\.ovsdb$")
 
 
 def parse_args(argv):
@@ -57,6 +60,9 @@ def parse_args(argv):
     ap.add_argument("--harness-args", default="",
                     help="extra harness options for every job, e.g. '--batches 3'")
     ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
+    ap.add_argument("--no-probe", action="store_true",
+                    help="skip each job's warm-up process (long jobs at scale 1: the "
+                         "repetitions alone; an error shows in hyperfine's output)")
     ap.add_argument("--no-report", action="store_true")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     from .realovs import suite_jobs
@@ -174,7 +180,8 @@ def run_job(args, job, out_dir, tmp):
     reps_dir = os.path.join(tmp, job.name)
     os.makedirs(reps_dir, exist_ok=True)
     probe = job_cmd(args, job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
-    r = subprocess.run(probe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    r = subprocess.run(["true"] if getattr(args, "no_probe", False) else probe, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(probe),
                                                  (r.stderr or r.stdout)[-1500:]))
@@ -250,7 +257,8 @@ def run_jobs(args, jobs, out_dir, t_start):
             rate = rates.get(j.variant) or rates.get(j.workload) or fallback
             if rate is None:
                 return None
-            total += rate * os.path.getsize(j.ds["path"]) * (args.repetitions + 1)
+            total += rate * os.path.getsize(j.ds["path"]) * (args.repetitions + (
+                0 if getattr(args, "no_probe", False) else 1))
         return total
 
     with tempfile.TemporaryDirectory(prefix="jsonbench-suite-") as tmp:
@@ -268,7 +276,8 @@ def run_jobs(args, jobs, out_dir, t_start):
                 failures.append({"job": job.name, "error": str(exc)[:2000]})
                 continue
             dt = time.time() - t0
-            per = dt / (args.repetitions + 1) / max(os.path.getsize(job.ds["path"]), 1)
+            per = dt / (args.repetitions + (0 if getattr(args, "no_probe", False) else 1)) / \
+                max(os.path.getsize(job.ds["path"]), 1)
             rates[job.variant] = per
             rates.setdefault(job.workload, per)
             proc = [b["real_time"] for b in merged["benchmarks"]
@@ -347,6 +356,16 @@ def main(argv):
         for p in args.dataset:
             if not os.path.exists(p):
                 sys.exit("suite: dataset %s not found" % p)
+            m = GENERATED_NAME.match(os.path.basename(p))
+            if m:
+                # A file the suite generated keeps the suite's label, so runs
+                # on it line up with other runs on it (model vs real OVS).
+                kind, scale, form = m.group(1), float(m.group(2)), m.group(3)
+                datasets.append({"label": "%s-%g%s" % (kind, scale, "-log" if form == "log"
+                                                       else ""),
+                                 "path": os.path.abspath(p), "kind": kind, "scale": scale,
+                                 "form": form})
+                continue
             label = os.path.basename(p).rsplit(".", 1)[0]
             form = "log" if record_count(p) > 2 else "snapshot"
             datasets.append({"label": label, "path": os.path.abspath(p), "kind": schema_kind(p),
@@ -354,7 +373,7 @@ def main(argv):
         # compact reads log forms, the rest snapshots; use what there is.
         forms = {d["form"] for d in datasets}
         for d in datasets:
-            if len(forms) == 1:
+            if len(forms) == 1 and d["scale"] is None:
                 d["form"] = "any"
     else:
         scales = [float(s) for s in csv(args.scale)]
