@@ -150,19 +150,37 @@ def configure_tries():
     return tries
 
 
+def _py2_env(flags, where):
+    """The environment of a Python 2 try: OVS's Python 2 scripts import
+    six, which a bare Python 2 lacks; six.py runs on both, so this
+    interpreter's copy goes on PYTHONPATH (the Makefiles append it)."""
+    if not any(f.startswith("PYTHON=") for f in flags):
+        return None
+    env = dict(os.environ)
+    try:
+        import six
+    except ImportError:
+        return env
+    os.makedirs(where, exist_ok=True)
+    shutil.copy(six.__file__, os.path.join(where, "six.py"))
+    env["PYTHONPATH"] = where
+    return env
+
+
 def _compile(src, log, jobs):
     """boot/configure/make in 'src'; returns (ok, configure flags)."""
     flags = []
     for flags in configure_tries():
+        env = _py2_env(flags, os.path.join(os.path.dirname(src), "py2"))
         if not os.path.exists(os.path.join(src, "configure")):
             if _run_logged(["./boot.sh"], src, log):
                 return False, flags
         if os.path.exists(os.path.join(src, "Makefile")):
             _run_logged(["make", "distclean"], src, log)
-        if _run_logged(["./configure"] + flags, src, log):
+        if _run_logged(["./configure"] + flags, src, log, env):
             continue
         # The whole tree: some generated headers are made only by 'all'.
-        if _run_logged(["make", "-j%d" % jobs], src, log) == 0:
+        if _run_logged(["make", "-j%d" % jobs], src, log, env) == 0:
             return True, flags
     return False, flags
 
