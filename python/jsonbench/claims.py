@@ -169,6 +169,12 @@ def _one(data, workload, spec):
             t = _field(row, "cpu_time")
             n = row.get("items")
             v = n / t if t and n else None
+        elif d == "closed_loop_latency_ms":
+            # Clients with one request in flight each: mean latency is
+            # wall x clients / requests (real OVS's txn client).
+            t = _field(row, "real_time")
+            n, c = row.get("items"), row.get("clients")
+            v = t * 1e3 * c / n if t is not None and n and c else None
         elif d:
             raise ValueError("unknown derived metric %s" % d)
         else:

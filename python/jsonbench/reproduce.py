@@ -26,6 +26,7 @@ import time
 
 from . import ROOT, build, gbench
 from . import claims as C
+from . import realclaims
 from .env import collect_env, git_short_commit
 from .util import fmt_dur, log, sha256_of
 
@@ -67,6 +68,14 @@ def parse_args(argv):
                          "plus, for every run it lacks or that failed there, that run from "
                          "RESULTS (e.g. the scale-capped monitor claims from a smaller-scale "
                          "reproduction); the report names the source")
+    ap.add_argument("--ovs-tree", metavar="DIR",
+                    help="an OVS git tree (work tree or bare git dir): also measure the "
+                         "claims whose change is a pair of OVS commits (claims/real-ovs.json) "
+                         "on real OVS builds (cached), for the 'real OVS' columns")
+    ap.add_argument("--ovs-claims", default=realclaims.DEFAULT_FILE,
+                    help="the real-OVS pairs file (default claims/real-ovs.json)")
+    ap.add_argument("--ovs-cache-dir", help="real OVS build cache (default "
+                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     ap.add_argument("--self-test", action="store_true",
                     help="check the verdict logic on synthetic numbers, then run every claim "
@@ -95,6 +104,15 @@ class Plan:
         # Before and after interleaved repetition by repetition.
         self.steps = [(g, run, rep) for g, runs in self.groups
                       for rep in range(args.repetitions) for run in runs]
+
+        # Real OVS (--ovs-tree): the claims with a pair of OVS commits.
+        self.real_doc = self.sdoc = None
+        self.real_groups, self.real_users = [], {}
+        if getattr(args, "ovs_tree", None):
+            self.real_doc = realclaims.load(args.ovs_claims, self.doc)
+            self.sdoc = realclaims.shadow(self.doc, self.real_doc)
+            self.real_groups, self.real_users = C.plan(self.sdoc, self.only, args.scale,
+                                                       self.caps)
 
     def n_runs(self):
         return sum(len(r) for _, r in self.groups)
@@ -136,6 +154,10 @@ def print_plan(args, p):
                 shlex.join(run_cmd(args, run, dataset_file(args, run), "R.json", "OUT"))))
     log("%d claims, %d runs x %d repetitions = %d processes"
         % (p.n_claims, p.n_runs(), args.repetitions, len(p.steps)))
+    for _g, runs in p.real_groups:
+        for run in runs:
+            log("real OVS %-40s claims %s" % (run_label(run),
+                                              ",".join(p.real_users[C.run_key(run)])))
 
 
 # ------------------------------------------------------------------ datasets
@@ -384,17 +406,52 @@ def main(argv):
            build.rel(out_dir)))
     run(args, p, ds, prog, lambda: save(args, argv, p, ds, prog, out_dir, False))
     runs_meta, duration = save(args, argv, p, ds, prog, out_dir, True)
+    real_failed = 0
+    if p.real_groups and not prog.interrupted:
+        real_failed = measure_real(args, p, ds, out_dir)
 
     runs_loaded = {k: ({"data": gbench.read(os.path.join(out_dir, v["file"]))} if v.get("file")
                        else {"error": v["error"]}) for k, v in runs_meta.items()}
     rows = C.evaluate(p.doc, runs_loaded, ds.stats, args.scale, p.caps)
-    print_table(rows)
+    real = None
+    if p.real_groups:
+        meta = C.load_run(out_dir)[2]
+        real = realclaims.evaluate(p.doc, p.real_doc, runs_loaded, realclaims.load_runs(
+            out_dir, meta.get("real", {}).get("runs", {})), ds.stats, args.scale, p.caps)
+    print_table(rows, real)
     log("reproduce: %d claims, %s; %d run(s) failed; took %s; results in %s" % (
         len(rows), ", ".join("%s %d" % kv for kv in sorted(C.summary_counts(rows).items())),
         len(prog.errors), fmt_dur(duration), build.rel(out_dir)))
     if not args.no_report:
         render(args, out_dir)
-    return 1 if prog.errors or prog.interrupted else 0
+    return 1 if prog.errors or prog.interrupted or real_failed else 0
+
+
+def measure_real(args, p, ds, out_dir):
+    """The real-OVS runs of the plan into out_dir: runs/real__*.json, their
+    index entries, and "real" in claims-run.json (pairs file, runs, builds).
+    Returns how many real runs failed."""
+    t0 = time.time()
+    realclaims.ensure_datasets(args, p.sdoc, p.real_groups, ds.paths, log)
+    runs_meta, entries, targets, failures = realclaims.measure(
+        args, p.sdoc, p.real_groups, p.real_users, ds.paths, out_dir, log)
+    index = gbench.read(os.path.join(out_dir, "index.json"))
+    index["entries"] += entries
+    index["failures"] = index.get("failures", []) + [
+        {"job": k, "error": v["error"][:2000]} for k, v in runs_meta.items() if "error" in v]
+    gbench.write_atomic(os.path.join(out_dir, "index.json"), index)
+    env = gbench.read(os.path.join(out_dir, "env.json"))
+    env["ovs_targets"] = targets
+    env["ovs_build_failures"] = failures
+    env["ovs_ab_pairs"] = [pr for pr in realclaims.ab_pairs(p.sdoc)
+                           if all(n in {t["name"] for t in targets} for n in pr)]
+    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
+    meta = gbench.read(os.path.join(out_dir, C.RUN_FILE))
+    meta["real"] = {"claims": p.real_doc, "claims_file": os.path.relpath(args.ovs_claims, ROOT),
+                    "ovs_tree": args.ovs_tree, "runs": runs_meta, "targets": targets,
+                    "build_failures": failures, "duration_s": time.time() - t0}
+    gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
+    return sum(1 for v in runs_meta.values() if "error" in v)
 
 
 def fill(primary, other, out_dir):
@@ -486,10 +543,15 @@ def render(args, out_dir):
     log("reproduce: published %s" % build.rel(os.path.join(dest, "report.md")))
 
 
-def print_table(rows):
-    """The claims table on the terminal (compact: no explanations)."""
+def print_table(rows, real=None):
+    """The claims table on the terminal (compact: no explanations); with
+    real OVS, its change and the two real verdicts."""
     table = [[r[0], r[1], r[3], r[4], r[5]] for r in C.table_rows(rows)]
     heads = ["seed", "claim", "claimed", "measured", "verdict"]
+    if real is not None:
+        heads += ["real OVS", "real vs claimed", "model vs real"]
+        for t, r in zip(table, rows):
+            t += realclaims.real_cells(real.get(r["id"]))
     widths = [max(len(h), *(len(t[i]) for t in table)) for i, h in enumerate(heads)]
     log("")
     log("  ".join(h.ljust(w) for h, w in zip(heads, widths)))

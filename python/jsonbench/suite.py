@@ -12,6 +12,7 @@ import argparse
 import datetime
 import glob
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -25,6 +26,8 @@ from .env import collect_env, git_short_commit
 from .util import fmt_dur, log, sha256_of
 
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
+# build.dataset_path()'s names: nb-s1-snapshot-seed1.ovsdb.
+GENERATED_NAME = re.compile(r"^(nb|sb)-s([0-9.e+-]+)-(snapshot|log)-seed\d+(?:-txns\d+)?\.ovsdb$")
 
 
 def parse_args(argv):
@@ -64,8 +67,13 @@ def parse_args(argv):
     ap.add_argument("--harness-args", default="",
                     help="extra harness options for every job, e.g. '--batches 3'")
     ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
+    ap.add_argument("--no-probe", action="store_true",
+                    help="skip each job's warm-up process (long jobs at scale 1: the "
+                         "repetitions alone; an error shows in hyperfine's output)")
     ap.add_argument("--no-report", action="store_true")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+    from .realovs import suite_jobs
+    suite_jobs.add_args(ap)
     return ap.parse_args(argv)
 
 
@@ -185,7 +193,8 @@ def run_job(args, job, out_dir, tmp):
     reps_dir = os.path.join(tmp, job.name)
     os.makedirs(reps_dir, exist_ok=True)
     probe = job_cmd(args, job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
-    r = subprocess.run(probe, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    r = subprocess.run(["true"] if getattr(args, "no_probe", False) else probe, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(probe),
                                                  (r.stderr or r.stdout)[-1500:]))
@@ -261,7 +270,8 @@ def run_jobs(args, jobs, out_dir, t_start):
             rate = rates.get(j.variant) or rates.get(j.workload) or fallback
             if rate is None:
                 return None
-            total += rate * os.path.getsize(j.ds["path"]) * (args.repetitions + 1)
+            total += rate * os.path.getsize(j.ds["path"]) * (args.repetitions + (
+                0 if getattr(args, "no_probe", False) else 1))
         return total
 
     with tempfile.TemporaryDirectory(prefix="jsonbench-suite-") as tmp:
@@ -279,7 +289,8 @@ def run_jobs(args, jobs, out_dir, t_start):
                 failures.append({"job": job.name, "error": str(exc)[:2000]})
                 continue
             dt = time.time() - t0
-            per = dt / (args.repetitions + 1) / max(os.path.getsize(job.ds["path"]), 1)
+            per = dt / (args.repetitions + (0 if getattr(args, "no_probe", False) else 1)) / \
+                max(os.path.getsize(job.ds["path"]), 1)
             rates[job.variant] = per
             rates.setdefault(job.workload, per)
             proc = [b["real_time"] for b in merged["benchmarks"]
@@ -297,6 +308,42 @@ def run_jobs(args, jobs, out_dir, t_start):
             gbench.write_atomic(os.path.join(out_dir, "index.json"),
                                 {"entries": index, "failures": failures})
     return index, failures
+
+
+def real_plan(args, jobs):
+    """The real OVS jobs (--ovs-*) for the model's plan; [] without --ovs-*."""
+    from .realovs import suite_jobs
+    if not suite_jobs.wanted(args):
+        return []
+    suite_jobs.parse_pairs(args.pair)          # a typo fails before any run
+    return suite_jobs.plan(jobs)
+
+
+def run_real(args, real_jobs, out_dir, index, failures):
+    """Builds (cached) and runs the real OVS targets into the same folder;
+    adds to index and failures; returns what env.json records."""
+    from .realovs import suite_jobs
+    t0 = time.time()
+    tgts, build_failures = suite_jobs.targets(args, sys.stdout)
+    failures += build_failures
+
+    def on_result(entry, failure):
+        if entry:
+            index.append(entry)
+        if failure:
+            failures.append(failure)
+        gbench.write_atomic(os.path.join(out_dir, "index.json"),
+                            {"entries": index, "failures": failures})
+    log("suite: real OVS: %d target(s) (%s) x %d jobs x %d repetitions"
+        % (len(tgts), ", ".join(t.name for t in tgts) or "none", len(real_jobs),
+           args.repetitions))
+    try:
+        suite_jobs.run(args, tgts, real_jobs, out_dir, on_result, log)
+    finally:
+        on_result(None, None)
+    info = suite_jobs.env_info(tgts, build_failures, args)
+    info["ovs_duration_s"] = time.time() - t0
+    return info
 
 
 def main(argv):
@@ -322,6 +369,16 @@ def main(argv):
         for p in args.dataset:
             if not os.path.exists(p):
                 sys.exit("suite: dataset %s not found" % p)
+            m = GENERATED_NAME.match(os.path.basename(p))
+            if m:
+                # A file the suite generated keeps the suite's label, so runs
+                # on it line up with other runs on it (model vs real OVS).
+                kind, scale, form = m.group(1), float(m.group(2)), m.group(3)
+                datasets.append({"label": "%s-%g%s" % (kind, scale, "-log" if form == "log"
+                                                       else ""),
+                                 "path": os.path.abspath(p), "kind": kind, "scale": scale,
+                                 "form": form})
+                continue
             label = os.path.basename(p).rsplit(".", 1)[0]
             form = "log" if record_count(p) > 2 else "snapshot"
             datasets.append({"label": label, "path": os.path.abspath(p), "kind": schema_kind(p),
@@ -329,7 +386,7 @@ def main(argv):
         # compact reads log forms, the rest snapshots; use what there is.
         forms = {d["form"] for d in datasets}
         for d in datasets:
-            if len(forms) == 1:
+            if len(forms) == 1 and d["scale"] is None:
                 d["form"] = "any"
     else:
         scales = [float(s) for s in csv(args.scale)]
@@ -350,11 +407,17 @@ def main(argv):
                     datasets.append({"label": label, "path": path, "kind": kind,
                                      "scale": scale, "form": form, "generated": True})
     jobs = plan(args, impls, [w for w in workloads if w != "micro"], datasets)
+    real_jobs = real_plan(args, jobs)
     if args.dry_run:
         for j in jobs:
             log("%-10s %-20s %-14s %s" % (j.impl, j.variant, j.ds["label"],
                                          shlex.join(job_cmd(args, j, "R.json", "OUT"))))
         log("%d jobs x %d repetitions" % (len(jobs), args.repetitions))
+        for w, variant, ds, _opts in real_jobs:
+            log("real OVS   %-20s %s" % (variant, ds["label"]))
+        if real_jobs:
+            log("%d real OVS jobs per target x %d repetitions" % (len(real_jobs),
+                                                                 args.repetitions))
         return 0
     unbuilt = build.unbuilt({i: args.exes[i] for i in impls})
     if unbuilt:
@@ -385,6 +448,8 @@ def main(argv):
 
     env["loadavg_start"] = " ".join("%.2f" % x for x in os.getloadavg())
     index, failures = run_jobs(args, jobs, out_dir, t_start)
+    if real_jobs:
+        env.update(run_real(args, real_jobs, out_dir, index, failures))
     env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
     if "micro" in workloads:
         index += run_micro(args, impls, out_dir)

@@ -10,6 +10,7 @@ retry_failed is set.
 """
 
 import fcntl
+import glob
 import json
 import os
 import shutil
@@ -17,11 +18,14 @@ import subprocess
 import tarfile
 import time
 
+from . import representation
 from . import target as target_mod
 from ..util import sha256_of
 
 # Tried in order; the first set that configures and builds wins.  Old
-# releases may not compile against OpenSSL 3, so the second try drops SSL.
+# releases may not compile against OpenSSL 3, so the second try drops SSL;
+# releases before 2.8 run Python 2 build scripts (ovsdb-idlc), so the last
+# try also names a Python 2 interpreter, when the machine has one.
 CONFIGURE_TRIES = ([], ["--disable-ssl"])
 LOG_TAIL_LINES = 30
 
@@ -119,19 +123,64 @@ def _extract_tarball(path, dest):
         os.rename(tmp, dest)
 
 
+def python2():
+    """A Python 2 interpreter (python2.7 on PATH or a pyenv 2.7), or None."""
+    cands = [shutil.which("python2.7"), shutil.which("python2")]
+    cands += sorted(glob.glob(os.path.expanduser(
+        "~/.pyenv/versions/2.7*/bin/python2.7")))
+    for c in cands:
+        if not c:
+            continue
+        try:
+            r = subprocess.run([c, "-c", "import sys; "
+                                "sys.exit(sys.version_info[0] != 2)"],
+                               capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if r.returncode == 0:
+            return c
+    return None
+
+
+def configure_tries():
+    tries = list(CONFIGURE_TRIES)
+    py2 = python2()
+    if py2:
+        tries.append(["--disable-ssl", "PYTHON=" + py2])
+    return tries
+
+
+def _py2_env(flags, where):
+    """The environment of a Python 2 try: OVS's Python 2 scripts import
+    six, which a bare Python 2 lacks; six.py runs on both, so this
+    interpreter's copy goes on PYTHONPATH (the Makefiles append it)."""
+    if not any(f.startswith("PYTHON=") for f in flags):
+        return None
+    env = dict(os.environ)
+    try:
+        import six
+    except ImportError:
+        return env
+    os.makedirs(where, exist_ok=True)
+    shutil.copy(six.__file__, os.path.join(where, "six.py"))
+    env["PYTHONPATH"] = where
+    return env
+
+
 def _compile(src, log, jobs):
     """boot/configure/make in 'src'; returns (ok, configure flags)."""
     flags = []
-    for flags in CONFIGURE_TRIES:
+    for flags in configure_tries():
+        env = _py2_env(flags, os.path.join(os.path.dirname(src), "py2"))
         if not os.path.exists(os.path.join(src, "configure")):
             if _run_logged(["./boot.sh"], src, log):
                 return False, flags
         if os.path.exists(os.path.join(src, "Makefile")):
             _run_logged(["make", "distclean"], src, log)
-        if _run_logged(["./configure"] + flags, src, log):
+        if _run_logged(["./configure"] + flags, src, log, env):
             continue
         # The whole tree: some generated headers are made only by 'all'.
-        if _run_logged(["make", "-j%d" % jobs], src, log) == 0:
+        if _run_logged(["make", "-j%d" % jobs], src, log, env) == 0:
             return True, flags
     return False, flags
 
@@ -199,11 +248,15 @@ def _build_locked(key, root, prepare, jobs, retry_failed, label, source):
 def build_commit(tree, ref, **kw):
     commit = resolve(tree, ref)
     label = "%s (%s)" % (ref, commit[:12]) if ref != commit else commit[:12]
-    return build(commit, lambda dest: _extract_commit(tree, commit, dest),
-                 label=label, source="%s@%s" % (tree, commit), **kw)
+    t = build(commit, lambda dest: _extract_commit(tree, commit, dest),
+              label=label, source="%s@%s" % (tree, commit), **kw)
+    t.representation = representation.of_commit(tree, commit, t.version)
+    return t
 
 
 def build_tarball(path, **kw):
     key = "tar-" + sha256_of(path)[:16]
-    return build(key, lambda dest: _extract_tarball(path, dest),
-                 label=os.path.basename(path), source=path, **kw)
+    t = build(key, lambda dest: _extract_tarball(path, dest),
+              label=os.path.basename(path), source=path, **kw)
+    t.representation = representation.of_version(t.version)
+    return t

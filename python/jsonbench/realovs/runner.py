@@ -193,6 +193,15 @@ def env_json(args, targets, datasets, duration):
     }
 
 
+def variant_name(workload, opts):
+    """The suite's variant names; real monitor runs have no mode:
+    monitor-c<clients> (jsonbench.calibration pairs them with the model's
+    monitor-cache-c<clients>)."""
+    if workload == "monitor":
+        return "monitor-c%d" % opts.get("clients", 10)
+    return workload
+
+
 def run_job(target, workload, ds, repetitions, sha, shared, opts):
     """One job's document.  'dump' starts the server exactly as 'load'
     does and measures that start as dump/load, so when both run on one
@@ -250,9 +259,9 @@ def run(args, targets, failures):
         txn_opts["txn_client"] = txn_client(args)
     for i, (t, w, ds) in enumerate(jobs, 1):
         log("[%d/%d] %s %s %s" % (i, len(jobs), t.name, w, ds["label"]))
-        name = "%s__%s__%s" % (ds["label"], w, t.name)
         opts = {"monitor": mon_opts, "txn": txn_opts,
                 "raft": {"entries": args.entries}}.get(w, {})
+        name = "%s__%s__%s" % (ds["label"], variant_name(w, opts), t.name)
         try:
             doc = run_job(t, w, ds, args.repetitions, shas[ds["path"]],
                           shared, opts)
@@ -266,14 +275,16 @@ def run(args, targets, failures):
             rel = os.path.relpath(path, out_dir)
             index = [e for e in index if e["file"] != rel]   # a re-run
             index.append({"file": rel,
-                          "impl": t.name, "workload": w, "variant": w,
+                          "impl": t.name, "workload": w,
+                          "variant": variant_name(w, opts),
                           "dataset": ds["label"], "kind": ds["kind"].upper(),
                           "scale": ds["scale"], "form": ds["form"],
                           "clients": opts.get("clients"),
                           "mode": None, "params": "",
                           "allocator": "glibc", "source": "harness",
                           "real_ovs": True, "ovs_version": t.version,
-                          "ovs_commit": t.commit})
+                          "ovs_commit": t.commit,
+                          "ovs_representation": t.representation})
         gbench.write_atomic(os.path.join(out_dir, "index.json"),
                             {"entries": index, "failures": failures})
     gbench.write_atomic(os.path.join(out_dir, "env.json"),

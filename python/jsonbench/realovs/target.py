@@ -16,7 +16,7 @@ TREE_PATHS = {
 
 class Target:
     def __init__(self, name, programs, version, commit="", source="",
-                 configure_flags=None, compiler=""):
+                 configure_flags=None, compiler="", representation=None):
         self.name = name            # Used as the "impl" of its results.
         self.programs = programs    # Program name -> absolute path.
         self.version = version
@@ -24,6 +24,8 @@ class Target:
         self.source = source
         self.configure_flags = configure_flags or []
         self.compiler = compiler
+        # The model impl of the same JSON representation (representation.py).
+        self.representation = representation
 
     def path(self, program):
         return self.programs[program]
@@ -36,6 +38,7 @@ class Target:
             "ovs_source": self.source,
             "configure_flags": " ".join(self.configure_flags),
             "compiler": self.compiler,
+            "ovs_representation": self.representation or "",
         }
 
 
@@ -60,8 +63,10 @@ def installed(name="ovs-debian"):
                                     "openvswitch-switch)" % p)
         programs[p] = path
     version = _version(programs["ovsdb-server"])
+    from .representation import of_version
     return Target(name, programs, version, source="installed",
-                  compiler="distribution package")
+                  compiler="distribution package",
+                  representation=of_version(version))
 
 
 def from_build(root, meta):

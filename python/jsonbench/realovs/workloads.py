@@ -51,6 +51,7 @@ from .server import Server
 TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
 WORKLOADS = ("load", "dump", "compact", "monitor", "txn", "raft")
 RAFT_SERVERS = 3
+MONITOR_WAVE = 10          # monitor clients started at a time
 # harness/wl_txn.c's schema.
 TXN_SCHEMA = {"name": "bench", "version": "1.0.0", "tables": {"Bench": {
     "columns": {"name": {"type": "string"},
@@ -185,23 +186,26 @@ def monitor(target, ds, opts):
         db = _db_name(target, srv.db)
 
         t0 = time.monotonic()
-        clients = []
-        for c in range(o["clients"]):
-            pidfile = rd.file("mon%d.pid" % c)
-            p = rd.start([target.path("ovsdb-client"), "--detach",
-                          "--no-chdir", "--pidfile=" + pidfile,
-                          "monitor-cond", srv.remote, db, o["condition"],
-                          o["table"]], "mon%d" % c,
-                         stdout=rd.file("mon%d.out" % c))
-            clients.append((p, pidfile))
-        for p, pidfile in clients:
-            # The parent exits once the daemon has the initial reply.
-            status, _, _ = p.wait(TOOL_TIMEOUT_S)
-            if status:
-                raise RunError("%s: monitor client: %s"
-                               % (ds["path"], p.stderr_tail()))
-            with open(pidfile) as f:
-                rd.adopt(int(f.read().split()[0]), p.name + "-daemon")
+        # Clients connect in waves: older servers refuse connections
+        # (EPROTO) when a hundred arrive at once.
+        for first in range(0, o["clients"], MONITOR_WAVE):
+            clients = []
+            for c in range(first, min(first + MONITOR_WAVE, o["clients"])):
+                pidfile = rd.file("mon%d.pid" % c)
+                p = rd.start([target.path("ovsdb-client"), "--detach",
+                              "--no-chdir", "--pidfile=" + pidfile,
+                              "monitor-cond", srv.remote, db,
+                              o["condition"], o["table"]], "mon%d" % c,
+                             stdout=rd.file("mon%d.out" % c))
+                clients.append((p, pidfile))
+            for p, pidfile in clients:
+                # The parent exits once the daemon has the initial reply.
+                status, _, _ = p.wait(TOOL_TIMEOUT_S)
+                if status:
+                    raise RunError("%s: monitor client: %s"
+                                   % (ds["path"], p.stderr_tail()))
+                with open(pidfile) as f:
+                    rd.adopt(int(f.read().split()[0]), p.name + "-daemon")
         initial = _settle(srv.proc.pid)
         init_wall = time.monotonic() - t0
 

@@ -4,7 +4,7 @@ against `ovs`, laid out like the seeds' tables ("18.6 -> 16.6 s (10.7%)")."""
 from ..document import Section, Table
 from ..metrics import METRICS, change_pct, fmt_value, median
 from ..significance import LEGEND, compare
-from .common import by_key, process_times, total_values
+from .common import by_key, model_entries, process_times, total_values
 
 BASELINES = ("plain", "ovs")
 
@@ -57,8 +57,10 @@ def table_rows(rs, groups, base, impl):
 
 def build(ctx):
     rs = ctx.results
-    groups = by_key(rs.harness_entries())
-    impls = rs.impls()
+    # Real OVS builds have their own sections (model_vs_real, real_ab).
+    models = model_entries(rs)
+    groups = by_key(models)
+    impls = [i for i in rs.impls() if any(e.impl == i for e in models)]
     s = Section("Before / After / Improvement", "before-after")
     s.para("Medians over repetitions.  CPU time and allocation calls are those "
            "of the workload's own phase (`load`, `dump`, `compact`) or, for "

@@ -3,6 +3,7 @@ scripts/reproduce.sh only; other results folders have no claims-run.json)."""
 
 import os
 
+from ... import realclaims
 from ...claims import (HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE, VERDICT_OUTSIDE,
                        VERDICT_WITHIN, evaluate, load_run, summary_counts, table_rows)
 from ..charts import figure
@@ -39,7 +40,11 @@ def build(ctx):
                "had not finished are marked 'not measured'.")
     counts = summary_counts(rows)
     s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
-    s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
+    real = meta.get("real")
+    if real:
+        _real_table(s, ctx.results.root, doc, runs, meta, rows)
+    else:
+        s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
     fig_path = _change_chart(ctx, rows)
     if fig_path:
         s.add(Figure(fig_path, "Claimed vs measured relative change per claim (after vs "
@@ -105,3 +110,35 @@ def _change_chart(ctx, rows):
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.9 / fig.get_figheight()),
               ncol=2, frameon=False)
     return ctx.charts.save(fig, "claims-change")
+
+
+def _real_table(s, root, doc, runs, meta, rows):
+    """The claims table with the real-OVS columns: the real builds' change,
+    its verdict against the claim, and the model's change judged against
+    the real one (same tolerance rules)."""
+    real = meta["real"]
+    results = realclaims.evaluate(
+        doc, real["claims"], runs,
+        realclaims.load_runs(root, real.get("runs", {})),
+        meta.get("dataset_stats"), meta.get("scale", 1.0), meta.get("caps", True))
+    table = []
+    for t, r in zip(table_rows(rows), rows):
+        table.append(t[:6] + realclaims.real_cells(results.get(r["id"])) + t[6:])
+    headers = HEADERS[:6] + realclaims.REAL_HEADERS + HEADERS[6:]
+    s.add(Table(headers, table, align=["r", "l", "l", "r", "r", "l", "r", "l", "l", "l"]))
+    n = sum(1 for v in results.values() if v["real"].get("measured_before") is not None)
+    built = ", ".join("`%s` (%s)" % (t["ref"], t.get("ovs_version", "")) for t in
+                      real.get("targets", []))
+    s.para("**Real OVS** (`--ovs-tree %s`, pairs in `%s`): %d claims measured on real "
+           "builds: %s.  'real vs claimed' judges the real builds' change against the "
+           "published one; 'model vs real' judges the model's change against the real "
+           "builds' change, with the same tolerance.  Real OVS runs the claim's workload, "
+           "dataset and options measured from outside the processes (docs/real-ovs.md); "
+           "where it cannot show the model's metric the pairs file names the one used "
+           "(raft: leader RSS and CPU instead of heap figures)."
+           % (real.get("ovs_tree", "?"), real.get("claims_file", "claims/real-ovs.json"),
+              n, built or "none"))
+    for f in real.get("build_failures", []):
+        tail = [ln for ln in f.get("error", "").splitlines() if ln.strip()]
+        s.para("Build of `%s` failed, so its claims are not measured on real OVS: %s"
+               % (f.get("ref", f.get("target")), " / ".join(tail[-5:])))

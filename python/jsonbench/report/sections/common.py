@@ -96,3 +96,18 @@ def work_values(rs, entry, metric="cpu_time"):
         if metric in s.metrics:
             by_rep[s.rep] = by_rep.get(s.rep, 0.0) + s.metrics[metric]
     return list(by_rep.values())
+
+
+def is_real(entry):
+    """A result of real OVS (suite --ovs-*, scripts/real-ovs.sh), not of
+    the model."""
+    return bool(entry.meta.get("real_ovs")) or \
+        entry.context.get("source") == "real-ovs"
+
+
+def model_entries(rs):
+    return [e for e in rs.harness_entries() if not is_real(e)]
+
+
+def real_entries(rs):
+    return [e for e in rs.harness_entries() if is_real(e)]

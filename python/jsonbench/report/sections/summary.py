@@ -8,7 +8,7 @@ from ..document import Figure, Section, Table
 from ..metrics import change_pct, fmt_value, median
 from .. import charts as C
 from . import breakdown
-from .common import by_key, total_values
+from .common import by_key, model_entries, total_values
 from ..significance import LEGEND, compare
 
 BASE = "ovs"
@@ -20,7 +20,9 @@ PROFILING_VARIANTS = ("load-breakdown",)
 
 
 def measured_groups(rs):
-    return by_key([e for e in rs.harness_entries() if e.variant not in PROFILING_VARIANTS])
+    # Model impls only: real OVS builds have their own sections.
+    return by_key([e for e in model_entries(rs)
+                   if e.variant not in PROFILING_VARIANTS])
 
 
 def summary_rows(rs):

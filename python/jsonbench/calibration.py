@@ -1,0 +1,170 @@
+"""Model vs real OVS: the ratio model/real per metric on the same dataset.
+
+The report's model-vs-real section and the model's calibration (issue 14)
+both read these numbers, so they are computed here, once, with the
+standard library only:
+
+  load_medians(folder)         {(dataset, variant, impl): {phase: {metric:
+                               median}}} of a suite-layout results folder
+  results_for(medians, impl)   one impl's or real build's results, keyed
+                               {dataset base: {variant: phases}}, with the
+                               model's monitor variants of one mode renamed
+                               like the real ones (monitor-c<N>)
+  ratios(model, real)          rows {dataset, metric, label, unit, model,
+                               real, ratio} for every metric both measured
+
+Metrics (medians over repetitions; times in seconds):
+  RSS after load        load/load rss_after_load_bytes (else the dump
+                        run's load phase)
+  load CPU              load/load cpu_time (else the dump run's load)
+  compact wall, CPU     compact: load + compact phases (real OVS measures
+                        one `ovsdb-tool compact` process, which reads and
+                        writes the file: the model's two phases)
+  compact peak RSS      compact/compact peak_rss_bytes
+  dump CPU (server)     dump/dump cpu_time
+  monitor CPU after load (N clients)
+                        monitor/updates cpu_after_load_s
+"""
+
+import json
+import os
+import re
+import statistics
+
+_TIME_UNIT_S = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+# Real OVS has had the monitor json cache since 2.17: the model's 'cache'
+# mode is its counterpart.
+DEFAULT_MONITOR_MODE = "cache"
+
+
+def _first(*vals):
+    for v in vals:
+        if v is not None:
+            return v
+    return None
+
+
+def _get(variants, variant, phase, key):
+    return variants.get(variant, {}).get(phase, {}).get(key)
+
+
+def _sum(variants, variant, phases, key):
+    vals = [_get(variants, variant, p, key) for p in phases]
+    vals = [v for v in vals if v is not None]
+    return sum(vals) if vals else None
+
+
+# (metric id, label, unit, read({variant: {phase: {metric: median}}})).
+METRICS = [
+    ("rss_after_load", "RSS after load", "bytes",
+     lambda v: _first(_get(v, "load", "load", "rss_after_load_bytes"),
+                      _get(v, "dump", "load", "rss_after_load_bytes"),
+                      _get(v, "dump", "load", "rss_bytes"))),
+    ("load_cpu", "load CPU", "s",
+     lambda v: _first(_get(v, "load", "load", "cpu_time"),
+                      _get(v, "dump", "load", "cpu_time"))),
+    ("compact_wall", "compact wall", "s",
+     lambda v: _sum(v, "compact", ("load", "compact"), "real_time")),
+    ("compact_cpu", "compact CPU", "s",
+     lambda v: _sum(v, "compact", ("load", "compact"), "cpu_time")),
+    ("compact_peak_rss", "compact peak RSS", "bytes",
+     lambda v: _get(v, "compact", "compact", "peak_rss_bytes")),
+    ("dump_cpu", "dump CPU (server)", "s",
+     lambda v: _get(v, "dump", "dump", "cpu_time")),
+]
+MONITOR_VARIANT = re.compile(r"^monitor-(?:([a-z]+)-)?c(\d+)$")
+
+
+def load_medians(folder):
+    """{(dataset, variant, impl): {phase: {metric: median}}} of a results
+    folder in the suite layout (index.json + runs/*.json); times in s."""
+    with open(os.path.join(folder, "index.json")) as f:
+        index = json.load(f)
+    out = {}
+    for e in index.get("entries", []):
+        if e.get("source", "harness") != "harness":
+            continue
+        path = os.path.join(folder, e["file"])
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            doc = json.load(f)
+        samples = {}
+        for b in doc.get("benchmarks", []):
+            if b.get("run_type", "iteration") != "iteration" or \
+                    b.get("error_occurred"):
+                continue
+            phase = b.get("run_name", b["name"]).split("/", 1)[-1]
+            unit = _TIME_UNIT_S.get(b.get("time_unit", "ns"), 1e-9)
+            for k, v in b.items():
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    continue
+                if k in ("real_time", "cpu_time"):
+                    v = v * unit
+                samples.setdefault(phase, {}).setdefault(k, []).append(v)
+        variant = e.get("variant") or e["workload"]
+        if variant == "monitor" and e.get("clients"):
+            variant = "monitor-c%d" % e["clients"]     # older real runs
+        key = (e["dataset"], variant, e["impl"])
+        out[key] = {ph: {k: statistics.median(v) for k, v in m.items()}
+                    for ph, m in samples.items()}
+    return out
+
+
+def base_dataset(label):
+    """nb-1-log -> nb-1: compaction runs on the log form of a dataset."""
+    return label[:-4] if label.endswith("-log") else label
+
+
+def results_for(medians, impl, monitor_mode=DEFAULT_MONITOR_MODE):
+    """{dataset base: {variant: phases}} of one impl or real build.  Model
+    monitor variants (monitor-<mode>-c<N>) of 'monitor_mode' become
+    monitor-c<N>, the real runs' name; other modes are left out."""
+    out = {}
+    for (ds, variant, who), phases in medians.items():
+        if who != impl:
+            continue
+        m = MONITOR_VARIANT.match(variant)
+        if m:
+            if m.group(1) and m.group(1) != monitor_mode:
+                continue
+            variant = "monitor-c%s" % m.group(2)
+        out.setdefault(base_dataset(ds), {})[variant] = phases
+    return out
+
+
+def _monitor_metrics(model_v, real_v):
+    """One 'monitor CPU after load' metric per client count both ran."""
+    counts = sorted({int(MONITOR_VARIANT.match(v).group(2))
+                     for v in set(model_v) & set(real_v)
+                     if MONITOR_VARIANT.match(v)})
+    return [("monitor_cpu_c%d" % n,
+             "monitor CPU after load (%d clients)" % n, "s",
+             lambda v, n=n: _get(v, "monitor-c%d" % n, "updates",
+                                 "cpu_after_load_s"))
+            for n in counts]
+
+
+def ratios(model_results, real_results):
+    """Rows, dataset by dataset in the metric order above, of every metric
+    measured on both sides: {"dataset", "metric", "label", "unit",
+    "model", "real", "ratio"} with ratio = model / real (None when real is
+    zero).  Both arguments are results_for() values."""
+    rows = []
+    for ds in sorted(set(model_results) & set(real_results)):
+        mv, rv = model_results[ds], real_results[ds]
+        for mid, label, unit, read in METRICS + _monitor_metrics(mv, rv):
+            m, r = read(mv), read(rv)
+            if m is None or r is None:
+                continue
+            rows.append({"dataset": ds, "metric": mid, "label": label,
+                         "unit": unit, "model": m, "real": r,
+                         "ratio": m / r if r else None})
+    return rows
+
+
+def pair_ratios(medians, model_impl, real_impl,
+                monitor_mode=DEFAULT_MONITOR_MODE):
+    """ratios() of one model impl and one real build in 'medians'."""
+    return ratios(results_for(medians, model_impl, monitor_mode),
+                  results_for(medians, real_impl))

@@ -1,0 +1,303 @@
+"""The seed claims on real OVS (scripts/reproduce.sh --ovs-tree DIR).
+
+claims/real-ovs.json names, for each claim whose change is a pair of OVS
+commits, the pair and (where real OVS cannot show the model's metric from
+outside its processes) the metric used instead.  A claim on real OVS is the
+claim itself with real builds as before/after ("shadow" claims), so
+jsonbench.claims plans, measures and judges it unchanged:
+
+  real vs claimed   the real builds' change against the published one
+  model vs real     the model's change against the real builds' change
+                    (the real change taken as the claim)
+
+Builds go through the real-OVS build cache; a build that fails gives
+'not measured' with its log tail for the claims that need it.
+"""
+
+import json
+import os
+
+from . import ROOT, build
+from . import claims as C
+
+DEFAULT_FILE = os.path.join(ROOT, "claims", "real-ovs.json")
+
+
+def load(path, claims_doc):
+    """The real-OVS claims file, checked against the claims document."""
+    with open(path) as f:
+        try:
+            doc = json.load(f)
+        except ValueError as exc:
+            raise SystemExit("%s: not valid JSON: %s" % (path, exc))
+    ids = {c["id"] for c in claims_doc["claims"]}
+    for cid, r in doc.get("claims", {}).items():
+        if cid not in ids:
+            raise SystemExit("%s: claims.%s: no such claim in the claims "
+                             "file" % (path, cid))
+        if r.get("pair") not in doc.get("pairs", {}):
+            raise SystemExit("%s: claims.%s: unknown pair %r"
+                             % (path, cid, r.get("pair")))
+    return doc
+
+
+def target_name(ref):
+    from .realovs.cli import ref_name
+    return ref_name(ref)
+
+
+def shadow(claims_doc, real_doc):
+    """The claims that have a real pair, with the real builds as before and
+    after (impl = target name, e.g. ovs-9669b50f5-parent)."""
+    out = dict(claims_doc, claims=[])
+    for c in claims_doc["claims"]:
+        r = real_doc.get("claims", {}).get(c["id"])
+        if not r:
+            continue
+        pair = real_doc["pairs"][r["pair"]]
+        sc = dict(c, real_pair=r["pair"])
+        for side in ("before", "after"):
+            sc[side] = {"impl": target_name(pair[side]), "label": pair[side],
+                        "ref": pair[side]}
+        if r.get("metric"):
+            sc["metric"] = r["metric"]
+        if "max_scale" in r:
+            sc["max_scale"] = r["max_scale"]
+        out["claims"].append(sc)
+    return out
+
+
+def refs_of(sdoc):
+    """{target name: git ref} of the shadow claims."""
+    out = {}
+    for c in sdoc["claims"]:
+        for side in ("before", "after"):
+            out[c[side]["impl"]] = c[side]["ref"]
+    return out
+
+
+def ab_pairs(sdoc):
+    """[[before, after]] target names, one per pair, in file order."""
+    out = []
+    for c in sdoc["claims"]:
+        p = [c["before"]["impl"], c["after"]["impl"]]
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def run_opts(run):
+    """Real-OVS workload options from the claim's harness arguments."""
+    a = run["args"]
+    names = {"--clients": ("clients", int), "--batches": ("batches", int),
+             "--batch-rows": ("batch_rows", int), "--txns": ("txns", int),
+             "--entries": ("entries", int), "--table": ("table", str),
+             "--condition": ("condition", str)}
+    opts = {}
+    for i, x in enumerate(a[:-1]):
+        if x in names:
+            key, conv = names[x]
+            opts[key] = conv(a[i + 1])
+    if run["workload"] == "txn":
+        opts.setdefault("clients", 5)
+        opts.setdefault("txns", 1000)
+    return opts
+
+
+def variant(run):
+    """Real runs have no composition mode: monitor-c<N>, raft, else the
+    claims' variant name."""
+    if run["workload"] == "monitor":
+        return "monitor-c%d" % run_opts(run).get("clients", 10)
+    if run["workload"] == "raft":
+        return "raft"
+    return C.variant_name(run)
+
+
+def dataset_of(run, path):
+    if not run["dataset"]:
+        return {"label": "builtin", "path": "", "kind": "db", "scale": None,
+                "form": "snapshot"}
+    return {"label": "%s-%g%s" % (run["dataset"], run["scale"], "-log"
+                                  if run["form"] == "log" else ""),
+            "path": path, "kind": run["dataset"], "scale": run["scale"],
+            "form": run["form"]}
+
+
+def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
+    """Builds the targets (cached) and runs every real run of 'groups'.
+    Returns (runs meta {run key: {"file", "claims"} | {"error"}}, index
+    entries, targets info, build failures)."""
+    from .realovs import build as rbuild
+    from .realovs import gbench as rgbench
+    from .realovs import runner
+    from .realovs.proc import RunError
+    from .util import sha256_of
+
+    refs = refs_of(sdoc)
+    needed = []
+    for _g, runs in groups:
+        for r in runs:
+            if r["impl"] not in needed:
+                needed.append(r["impl"])
+    targets, errors, failures = {}, {}, []
+    for name in needed:
+        log("reproduce: real OVS: building %s (cached)" % refs[name])
+        try:
+            t = rbuild.build_commit(args.ovs_tree, refs[name],
+                                    cache_dir=args.ovs_cache_dir)
+        except (rbuild.BuildError, FileNotFoundError) as exc:
+            log("reproduce: real OVS: %s: %s" % (refs[name],
+                                                 str(exc).splitlines()[0]))
+            errors[name] = str(exc)
+            failures.append({"target": name, "ref": refs[name],
+                             "error": str(exc)[-3000:]})
+            continue
+        t.name = name
+        targets[name] = t
+    meta, index = {}, []
+    total = sum(len(r) for _g, r in groups)
+    i = 0
+    txn_client = None
+    for _g, runs in groups:
+        for r in runs:
+            i += 1
+            key = C.run_key(r)
+            name = r["impl"]
+            if name in errors:
+                tail = [ln.strip() for ln in errors[name].splitlines()
+                        if ln.strip()]
+                meta[key] = {"error": "build of %s failed: %s" % (
+                    refs[name], tail[-1] if tail else "?")}
+                continue
+            path = None
+            if r["dataset"]:
+                path = ds_paths.get((r["dataset"], r["form"], r["scale"]))
+                if not path:
+                    meta[key] = {"error": "dataset %s-%g-%s missing" % (
+                        r["dataset"], r["scale"], r["form"])}
+                    continue
+            ds = dataset_of(r, path)
+            opts = run_opts(r)
+            if r["workload"] == "txn":
+                if txn_client is None:
+                    import argparse
+                    txn_client = runner.txn_client(argparse.Namespace(
+                        txn_client=None, build_dir=args.build_dir,
+                        cache_dir=args.ovs_cache_dir))
+                opts["txn_client"] = txn_client
+            log("[real %d/%d] %s %s %s x %d (claims %s)" % (
+                i, total, name, variant(r), ds["label"],
+                args.repetitions, ",".join(users[key])))
+            try:
+                doc = runner.run_job(targets[name], r["workload"], ds,
+                                     args.repetitions,
+                                     sha256_of(path) if path else "", {},
+                                     opts)
+            except (RunError, OSError) as exc:
+                log("    FAILED: %s" % exc)
+                meta[key] = {"error": str(exc)[:2000]}
+                continue
+            doc["context"]["suite_variant"] = variant(r)
+            rel = os.path.join("runs", "real__%s__%s__%s.json" % (
+                ds["label"], variant(r), name))
+            rgbench.write_atomic(os.path.join(out_dir, rel), doc)
+            meta[key] = {"file": rel, "claims": users[key],
+                         "repetitions": args.repetitions}
+            t = targets[name]
+            index.append({"file": rel, "impl": name,
+                          "workload": r["workload"],
+                          "variant": variant(r),
+                          "dataset": ds["label"],
+                          "kind": (r["dataset"] or "").upper(),
+                          "scale": r["scale"], "form": r["form"],
+                          "clients": opts.get("clients"), "mode": None,
+                          "params": " ".join(r["args"]),
+                          "allocator": "glibc", "source": "harness",
+                          "real_ovs": True, "ovs_version": t.version,
+                          "ovs_commit": t.commit,
+                          "ovs_representation": t.representation})
+    info = [dict(t.context(), name=n, ref=refs[n]) for n, t in
+            targets.items()]
+    return meta, index, info, failures
+
+
+def load_runs(results_dir, runs_meta):
+    out = {}
+    for k, info in runs_meta.items():
+        if info.get("file"):
+            try:
+                with open(os.path.join(results_dir, info["file"])) as f:
+                    out[k] = {"data": json.load(f)}
+            except (OSError, ValueError) as exc:
+                out[k] = {"error": "cannot read %s: %s" % (info["file"], exc)}
+        else:
+            out[k] = {"error": info.get("error", "failed")}
+    return out
+
+
+def evaluate(claims_doc, real_doc, model_runs, real_runs, stats=None,
+             scale=1.0, caps=True):
+    """{claim id: {"real": row of real vs claimed, "model_vs_real": row of
+    the model's change against the real one (or None)}}; rows as
+    claims.evaluate() makes them."""
+    sdoc = shadow(claims_doc, real_doc)
+    out = {}
+    for row in C.evaluate(sdoc, real_runs, stats, scale, caps):
+        out[row["id"]] = {"real": row, "model_vs_real": None}
+    # The real change taken as the claim, for the model's runs.
+    as_claims = []
+    for c in claims_doc["claims"]:
+        r = out.get(c["id"], {}).get("real")
+        if not r or r.get("measured_before") is None:
+            continue
+        as_claims.append(dict(c, claimed={
+            "before": r["measured_before"], "after": r["measured_after"],
+            "unit": r["unit"]}))
+    if as_claims:
+        mdoc = dict(claims_doc, claims=as_claims)
+        for row in C.evaluate(mdoc, model_runs, stats, scale, caps):
+            out[row["id"]]["model_vs_real"] = row
+    return out
+
+
+REAL_HEADERS = ["real OVS before -> after (change)", "real vs claimed",
+                "model vs real"]
+
+
+def real_cells(entry):
+    """The three real columns of one claim's row."""
+    if not entry:
+        return ["-", "no real pair", "-"]
+    r = entry["real"]
+    if r.get("measured_before") is not None:
+        u = r["unit"]
+        measured = "%s -> %s (%s) [%s -> %s]" % (
+            C.fmt(r["measured_before"], u), C.fmt(r["measured_after"], u),
+            C.fmt_pct(r["measured_change_pct"]), r["before_label"],
+            r["after_label"])
+        verdict = r["verdict"]
+    else:
+        measured = "-"
+        verdict = "%s: %s" % (r["verdict"], (r.get("why") or "")[:200])
+    m = entry.get("model_vs_real")
+    return [measured, verdict, m["verdict"] if m else "-"]
+
+
+def ensure_datasets(args, sdoc, groups, ds_paths, log):
+    """Generates what the real runs need and the model's did not (the real
+    claims' own scale caps)."""
+    for _g, runs in groups:
+        for r in runs:
+            key = (r["dataset"], r["form"], r["scale"])
+            if not r["dataset"] or key in ds_paths:
+                continue
+            spec = sdoc["datasets"][r["dataset"]]
+            try:
+                ds_paths[key] = build.ensure_dataset(
+                    args.build_dir, r["dataset"], r["scale"], r["form"],
+                    args.seed, args.datasets_dir,
+                    profile=os.path.join(ROOT, spec["profile"]),
+                    schema=spec["schema"], who="reproduce")
+            except build.DatasetError as exc:
+                log("reproduce: %s" % exc)

@@ -1,0 +1,190 @@
+"""Real OVS inside scripts/suite.sh: the builds named by --ovs-* run the
+model's workloads on the model's datasets, with the same repetitions, into
+the same results folder (index.json entries marked "real_ovs"), so one
+report shows both.
+
+A target is the installed binaries (Debian: 3.1.0) or a commit of an OVS
+tree built through the cache (realovs/build.py).  A failed build is a
+failure entry with its log tail; the rest of the suite goes on.  Real OVS
+runs what it supports of the model's plan: load, dump, compact, monitor
+(one run per client count: it has no composition modes), txn and raft
+(once, not per raft mode).
+"""
+
+import argparse
+import os
+import shutil
+
+from . import gbench
+from . import runner
+from . import workloads as wl
+from .cli import ref_name, targets_from_args
+from .proc import RunError
+from .target import PROGRAMS
+
+
+def add_args(ap):
+    g = ap.add_argument_group(
+        "real OVS (docs/real-ovs.md)",
+        "Run real ovsdb-server/ovsdb-tool/ovsdb-client builds next to the "
+        "model on the same datasets and workloads; the report gains the "
+        "model-vs-real and real A/B sections.")
+    g.add_argument("--ovs-tree", help="OVS git work tree or bare git dir")
+    g.add_argument("--ovs-ref", help="comma list of commits of --ovs-tree "
+                   "to build (cached) and run, oldest first: consecutive "
+                   "refs are the real A/B pairs (e.g. 9669b50f5^,9669b50f5)")
+    g.add_argument("--ovs-tarball", action="append",
+                   help="an OVS release tarball to build and run (repeatable)")
+    g.add_argument("--ovs-installed", dest="ovs_installed",
+                   action="store_true", default=None,
+                   help="run the installed binaries (named ovs-debian); the "
+                   "default when --ovs-tree or --ovs-tarball is given and "
+                   "ovsdb-server is installed")
+    g.add_argument("--no-ovs-installed", dest="ovs_installed",
+                   action="store_false", help="do not run the installed "
+                   "binaries")
+    g.add_argument("--pair", action="append", default=[],
+                   metavar="IMPL=TARGET",
+                   help="model-vs-real pair, e.g. ovs=f5819e699 or "
+                   "serialized=ovs-debian (repeatable; default: every real "
+                   "target with the impl of its representation, see "
+                   "docs/real-ovs.md)")
+    g.add_argument("--ovs-cache-dir", help="build cache (default "
+                   "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
+    g.add_argument("--ovs-retry-failed", action="store_true",
+                   help="rebuild commits whose cached build failed")
+
+
+def wanted(args):
+    return bool(args.ovs_tree or args.ovs_ref or args.ovs_tarball
+                or args.ovs_installed)
+
+
+def installed_available():
+    path = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
+    return all(shutil.which(p, path=path) for p in PROGRAMS)
+
+
+def targets(args, log):
+    """(targets, failures): builds what is asked (cached); a failed build
+    is a failure {"target", "error" (with the log tail)}."""
+    installed = args.ovs_installed
+    if installed is None:
+        installed = bool(args.ovs_tree or args.ovs_tarball) and \
+            installed_available()
+    ns = argparse.Namespace(
+        installed=installed, ovs_tree=args.ovs_tree, ovs_ref=args.ovs_ref,
+        ovs_tarball=args.ovs_tarball, cache_dir=args.ovs_cache_dir,
+        jobs=2, retry_failed=args.ovs_retry_failed)
+    try:
+        return targets_from_args(ns, log=log)
+    except FileNotFoundError as e:      # --ovs-installed without OVS
+        return [], [{"target": "ovs-debian", "error": str(e)}]
+
+
+def pair_name(value):
+    """--pair's right side: a target name as is, a ref as its target name."""
+    if value.startswith("ovs-"):
+        return value
+    return ref_name(value)
+
+
+def parse_pairs(values):
+    out = []
+    for v in values:
+        if "=" not in v:
+            raise SystemExit("suite: --pair %s: expected IMPL=TARGET" % v)
+        impl, real = v.split("=", 1)
+        out.append([impl.strip(), pair_name(real.strip())])
+    return out
+
+
+def plan(model_jobs):
+    """[(workload, variant, dataset, opts)] of real runs for the model's
+    jobs: one per dataset x workload, monitor once per client count."""
+    seen, out = set(), []
+    for j in model_jobs:
+        w, opts = j.workload, {}
+        if w not in wl.WORKLOADS:
+            continue
+        if w == "monitor":
+            opts = {"clients": j.clients or 10}
+            if "--table" in j.opts:
+                opts["table"] = j.opts[j.opts.index("--table") + 1]
+                if opts["table"] != "Logical_Flow":
+                    opts["condition"] = "[true]"
+        elif w == "raft":
+            opts = {"entries": 100}
+        elif w == "txn":
+            opts = {"clients": 5, "txns": 1000}
+        variant = runner.variant_name(w, opts)
+        key = (w, variant, j.ds["path"])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((w, variant, j.ds, opts))
+    # dump before load on a dataset: load reuses dump's server start.
+    rank = {"dump": 0, "load": 1}
+    out.sort(key=lambda x: rank.get(x[0], 2))
+    return out
+
+
+def entry(target, workload, variant, ds, opts, rel):
+    return {"file": rel, "impl": target.name, "workload": workload,
+            "variant": variant, "dataset": ds["label"],
+            "kind": ds["kind"].upper(), "scale": ds["scale"],
+            "form": ds["form"], "clients": opts.get("clients"),
+            "mode": None, "params": " ".join(
+                "%s=%s" % kv for kv in sorted(opts.items())
+                if kv[0] != "txn_client"),
+            "allocator": "glibc", "source": "harness", "real_ovs": True,
+            "ovs_version": target.version, "ovs_commit": target.commit,
+            "ovs_representation": target.representation}
+
+
+def run(args, tgts, jobs, out_dir, on_result, log):
+    """Runs every (target, job); on_result(entry or None, failure or None)
+    after each.  Repetitions as the model's."""
+    shared = {}
+    total = len(tgts) * len(jobs)
+    i = 0
+    txn_client = None
+    for t in tgts:
+        for w, variant, ds, opts in jobs:
+            i += 1
+            log("[real %d/%d] %-14s %-20s %s" % (i, total, t.name, variant,
+                                                  ds["label"]))
+            if w == "txn":
+                if txn_client is None:
+                    txn_client = runner.txn_client(argparse.Namespace(
+                        txn_client=None, build_dir=args.build_dir,
+                        cache_dir=args.ovs_cache_dir))
+                opts = dict(opts, txn_client=txn_client)
+            try:
+                doc = runner.run_job(t, w, ds, args.repetitions,
+                                     ds.get("sha256", ""), shared, opts)
+            except (RunError, OSError) as e:
+                log("    FAILED: %s" % e)
+                on_result(None, {"job": "%s__%s__%s" % (ds["label"], variant,
+                                                        t.name),
+                                 "impl": t.name, "error": str(e)[:2000]})
+                continue
+            doc["context"]["suite_variant"] = variant
+            rel = os.path.join("runs", "%s__%s__%s.json" % (
+                ds["label"], variant, t.name))
+            gbench.write_atomic(os.path.join(out_dir, rel), doc)
+            on_result(entry(t, w, variant, ds, opts, rel), None)
+
+
+def env_info(tgts, failures, args):
+    """What env.json records about the real targets."""
+    refs = [r for r in (args.ovs_ref or "").split(",") if r]
+    names = {t.name for t in tgts}
+    return {
+        "ovs_targets": [dict(t.context(), name=t.name, programs=t.programs)
+                        for t in tgts],
+        "ovs_build_failures": [f for f in failures if "target" in f],
+        "ovs_pairs": parse_pairs(args.pair),
+        # Consecutive refs, as given: the real A/B chain.
+        "ovs_ab": [ref_name(r) for r in refs if ref_name(r) in names],
+    }

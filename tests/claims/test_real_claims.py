@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""The 'measured on real OVS' column of scripts/reproduce.sh, without OVS
+history or a build:
+
+1. jsonbench.realclaims on made-up numbers: claims/real-ovs.json loads
+   against claims/seeds.json; a real change judged against the claim and
+   the model's change judged against the real one; a real run that failed
+   gives 'not measured' with its reason.
+2. reproduce --ovs-tree end to end on a stand-in OVS tree (commits whose
+   "build" wraps the installed programs, and one whose configure fails)
+   with a small txn claim: the claims table gets the real columns, the
+   failed build's claim says why, claims-run.json records the real runs.
+
+usage: test_real_claims.py SOURCE-ROOT BUILD-ROOT
+"""
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT, BUILD = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from jsonbench import claims as C          # noqa: E402
+from jsonbench import realclaims as R      # noqa: E402
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL: " + what)
+
+
+def rows(workload, phase, field, values):
+    return {"data": {"benchmarks": [
+        {"name": "%s/%s" % (workload, phase), "run_type": "iteration",
+         "repetition_index": i, "time_unit": "ms",
+         field: v * 1e3 if field in ("cpu_time", "real_time") else v}
+        for i, v in enumerate(values)]}}
+
+
+def unit_checks():
+    doc = C.load_claims(os.path.join(ROOT, "claims", "seeds.json"))
+    real_doc = R.load(R.DEFAULT_FILE, doc)
+    one = dict(doc, claims=[c for c in doc["claims"]
+                            if c["id"] in ("s4-nb-dump-strings",
+                                           "s4-nb-rss-strings")])
+    sdoc = R.shadow(one, real_doc)
+    names = {(c["id"], c["before"]["impl"], c["after"]["impl"])
+             for c in sdoc["claims"]}
+    check(names == {("s4-nb-dump-strings", "ovs-9669b50f5-parent",
+                     "ovs-9669b50f5"),
+                    ("s4-nb-rss-strings", "ovs-9669b50f5-parent",
+                     "ovs-9669b50f5")}, "shadow claims: %s" % names)
+    dump = next(c for c in one["claims"] if c["id"] == "s4-nb-dump-strings")
+    sdump = next(c for c in sdoc["claims"] if c["id"] == dump["id"])
+
+    def key(c, side):
+        return C.run_key(C.side_run(c, side))
+    # Model: 10 -> 9 s (-10%); real: 20 -> 18 s (-10%): both within the
+    # claimed -10.8%, and the model matches the real change.
+    model_runs = {key(dump, "before"): rows("dump", "dump", "cpu_time",
+                                            [10, 10, 10]),
+                  key(dump, "after"): rows("dump", "dump", "cpu_time",
+                                           [9, 9, 9])}
+    real_runs = {key(sdump, "before"): rows("dump", "dump", "cpu_time",
+                                            [20, 21, 19]),
+                 key(sdump, "after"): rows("dump", "dump", "cpu_time",
+                                           [18, 18, 18])}
+    res = R.evaluate(one, real_doc, model_runs, real_runs)
+    r = res.get("s4-nb-dump-strings")
+    check(r and r["real"]["verdict"] == C.VERDICT_WITHIN and
+          abs(r["real"]["measured_change_pct"] + 10.0) < 1e-9,
+          "real vs claimed: %s" % (r and r["real"]))
+    check(r and r["model_vs_real"] and
+          r["model_vs_real"]["verdict"] == C.VERDICT_WITHIN,
+          "model vs real: %s" % (r and r["model_vs_real"]))
+    cells = R.real_cells(r)
+    check(cells[0].startswith("20 s -> 18 s (-10.0%)") and
+          "9669b50f5^ -> 9669b50f5" in cells[0], "real cell %r" % cells[0])
+    # Real goes the other way: the model is judged against that.
+    real_runs[key(sdump, "after")] = rows("dump", "dump", "cpu_time",
+                                          [25, 25, 25])
+    r = R.evaluate(one, real_doc, model_runs, real_runs)[dump["id"]]
+    check(r["real"]["verdict"] == C.VERDICT_OPPOSITE and
+          r["model_vs_real"]["verdict"] == C.VERDICT_OPPOSITE,
+          "opposite: %s / %s" % (r["real"]["verdict"],
+                                 r["model_vs_real"]["verdict"]))
+    # A failed real run: not measured, with its reason; no model verdict.
+    real_runs[key(sdump, "after")] = {"error": "build of X failed: SENTINEL"}
+    r = R.evaluate(one, real_doc, model_runs, real_runs)[dump["id"]]
+    check(r["real"]["verdict"] == C.VERDICT_MISSING and
+          r["model_vs_real"] is None, "failed run: %s" % r)
+    check("SENTINEL" in R.real_cells(r)[1], "reason not shown: %s"
+          % R.real_cells(r))
+    check(R.real_cells(None) == ["-", "no real pair", "-"], "no pair cells")
+    # The pairs file must name existing claims and pairs.
+    bad = copy.deepcopy(real_doc)
+    bad["claims"]["no-such-claim"] = {"pair": "s1"}
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(bad, f)
+        f.flush()
+        try:
+            R.load(f.name, doc)
+            check(False, "an unknown claim id must be rejected")
+        except SystemExit as exc:
+            check("no-such-claim" in str(exc), "error names the claim")
+
+
+def git(tree, *args):
+    subprocess.run(["git", "-C", tree, "-c", "user.name=t",
+                    "-c", "user.email=t@t", *args], check=True,
+                   capture_output=True)
+
+
+def stand_in_tree(tree):
+    os.makedirs(tree)
+    git(tree, "init", "-q")
+    with open(os.path.join(tree, "Makefile.in"), "w") as f:
+        f.write("all:\n")
+    search = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
+    good = "mkdir -p ovsdb utilities\n"
+    for rel in ("ovsdb/ovsdb-server", "ovsdb/ovsdb-tool",
+                "ovsdb/ovsdb-client", "utilities/ovs-appctl"):
+        real = shutil.which(os.path.basename(rel), path=search)
+        if not real:
+            return False
+        good += "printf '#!/bin/sh\\nexec %s \"$@\"\\n' > %s; chmod +x %s\n" \
+            % (real, rel, rel)
+    good += "cp Makefile.in Makefile\n"
+    for n, body in enumerate((good, "echo 'configure: error: "
+                              "SENTINEL-BUILD-FAILED' >&2\nexit 1\n", good)):
+        with open(os.path.join(tree, "configure"), "w") as f:
+            f.write("#!/bin/sh\n# commit %d\n%s" % (n, body))
+        os.chmod(os.path.join(tree, "configure"), 0o755)
+        git(tree, "add", ".")
+        git(tree, "commit", "-q", "-m", "commit %d" % n)
+    return True
+
+
+def end_to_end():
+    with tempfile.TemporaryDirectory(prefix="real-claims-test-") as tmp:
+        tree = os.path.join(tmp, "ovs")
+        if not stand_in_tree(tree):
+            print("skip end to end: OVS programs not installed")
+            return
+        doc = C.load_claims(os.path.join(ROOT, "claims", "seeds.json"))
+        base = next(c for c in doc["claims"] if c["id"] == "s1-c5-rate")
+        small = []
+        for cid in ("t-good", "t-bad"):
+            small.append(dict(copy.deepcopy(base), id=cid,
+                              args=["--clients", "2", "--txns", "1000"]))
+        claims_path = os.path.join(tmp, "claims.json")
+        with open(claims_path, "w") as f:
+            json.dump(dict(doc, claims=small), f)
+        real_path = os.path.join(tmp, "real.json")
+        with open(real_path, "w") as f:
+            json.dump({"pairs": {
+                "good": {"before": "HEAD~2", "after": "HEAD"},
+                "bad": {"before": "HEAD~1", "after": "HEAD"}},
+                "claims": {"t-good": {"pair": "good"},
+                           "t-bad": {"pair": "bad"}}}, f)
+        out = os.path.join(tmp, "out")
+        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"),
+                   PYTHONDONTWRITEBYTECODE="1", TMPDIR=tmp,
+                   MPLCONFIGDIR=os.path.join(tmp, "mpl"))
+        p = subprocess.run(
+            [sys.executable, "-m", "jsonbench.reproduce", "--no-build",
+             "--build-dir", BUILD, "--claims", claims_path,
+             "--ovs-claims", real_path, "--ovs-tree", tree,
+             "--ovs-cache-dir", os.path.join(tmp, "cache"),
+             "--repetitions", "1", "--out", out],
+            env=env, capture_output=True, text=True, timeout=300)
+        text = p.stdout + p.stderr
+        check(p.returncode == 1, "exit %d, wanted 1 (a failed build):\n%s"
+              % (p.returncode, text[-2000:]))
+        with open(os.path.join(out, C.RUN_FILE)) as f:
+            meta = json.load(f)
+        real = meta.get("real", {})
+        files = [v for v in real.get("runs", {}).values() if v.get("file")]
+        check(len(files) == 2, "real runs with results: %s" % real)
+        check(any("SENTINEL-BUILD-FAILED" in f.get("error", "")
+                  for f in real.get("build_failures", [])),
+              "failed build not recorded: %s" % real.get("build_failures"))
+        with open(os.path.join(out, "report.md")) as f:
+            md = f.read()
+        table = [ln for ln in md.splitlines() if ln.startswith("| ")]
+        check(any("real OVS before -> after (change)" in ln and
+                  "model vs real" in ln for ln in table),
+              "claims table has no real columns")
+        good = next((ln for ln in table if "| t-good |" in ln), "")
+        cells = [c.strip() for c in good.strip("|").split("|")]
+        check(len(cells) == 10 and "->" in cells[6] and
+              "HEAD~2 -> HEAD" in cells[6] and cells[7] not in ("", "-"),
+              "t-good row: %s" % cells)
+        bad = next((ln for ln in table if "| t-bad |" in ln), "")
+        check(C.VERDICT_MISSING in bad and "SENTINEL-BUILD-FAILED" in bad,
+              "t-bad row must say the build failed: %s" % bad)
+        check("Real A/B" in md, "report has no real A/B section")
+
+
+unit_checks()
+end_to_end()
+if failures:
+    sys.exit(1)
+print("ok: real-OVS claims column")

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""jsonbench.calibration on made-up results: the ratio model/real per
+metric, what each metric reads (load CPU from the load run, else from the
+dump run's load phase; compaction = the model's load + compact phases),
+the model's monitor mode matched with real OVS's client count, metrics
+missing on one side left out, a zero real value giving no ratio; and
+load_medians() on a results folder (medians over repetitions, times in s,
+older real monitor runs named by their clients).  Also the representation
+of an OVS release by version (realovs.representation)."""
+
+import json
+import os
+import sys
+import tempfile
+
+from jsonbench import calibration as C
+from jsonbench.realovs import representation
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL: " + what)
+
+
+def near(a, b):
+    return a is not None and b is not None and abs(a - b) < 1e-9
+
+
+def phases(**kw):
+    return {ph: dict(m) for ph, m in kw.items()}
+
+
+model = {
+    ("nb-1", "load", "serialized"): phases(
+        load={"cpu_time": 10.0, "rss_after_load_bytes": 800.0}),
+    ("nb-1-log", "compact", "serialized"): phases(
+        load={"real_time": 3.0, "cpu_time": 2.0},
+        compact={"real_time": 1.0, "cpu_time": 1.0, "peak_rss_bytes": 900.0}),
+    ("nb-1", "dump", "serialized"): phases(
+        load={"cpu_time": 11.0, "rss_bytes": 810.0},
+        dump={"cpu_time": 4.0}),
+    ("sb-1", "dump", "serialized"): phases(
+        load={"cpu_time": 20.0, "rss_bytes": 2000.0},
+        dump={"cpu_time": 0.0}),
+    ("sb-1", "monitor-cache-c10", "serialized"): phases(
+        updates={"cpu_after_load_s": 3.0}),
+    ("sb-1", "monitor-tree-c10", "serialized"): phases(
+        updates={"cpu_after_load_s": 30.0}),
+    ("nb-1", "load", "ovs"): phases(load={"cpu_time": 99.0}),
+}
+real = {
+    ("nb-1", "load", "ovs-debian"): phases(
+        load={"cpu_time": 20.0, "rss_after_load_bytes": 1000.0}),
+    ("nb-1-log", "compact", "ovs-debian"): phases(
+        compact={"real_time": 8.0, "cpu_time": 6.0, "peak_rss_bytes": 1800.0}),
+    ("nb-1", "dump", "ovs-debian"): phases(dump={"cpu_time": 5.0}),
+    ("sb-1", "dump", "ovs-debian"): phases(
+        load={"cpu_time": 40.0, "rss_after_load_bytes": 2500.0},
+        dump={"cpu_time": 0.0}),
+    ("sb-1", "monitor-c10", "ovs-debian"): phases(
+        updates={"cpu_after_load_s": 6.0}),
+}
+medians = {**model, **real}
+
+rows = C.pair_ratios(medians, "serialized", "ovs-debian")
+got = {(r["dataset"], r["metric"]): r for r in rows}
+want = {
+    ("nb-1", "rss_after_load"): 0.8,        # the load run wins over dump
+    ("nb-1", "load_cpu"): 0.5,
+    ("nb-1", "compact_wall"): 0.5,          # (3 + 1) / 8
+    ("nb-1", "compact_cpu"): 0.5,           # (2 + 1) / 6
+    ("nb-1", "compact_peak_rss"): 0.5,
+    ("nb-1", "dump_cpu"): 0.8,
+    ("sb-1", "rss_after_load"): 0.8,        # from the dump run's load phase
+    ("sb-1", "load_cpu"): 0.5,
+    ("sb-1", "monitor_cpu_c10"): 0.5,       # cache mode, not tree
+}
+for key, ratio in want.items():
+    check(key in got and near(got[key]["ratio"], ratio),
+          "%s: ratio %s, wanted %s" % (key, got.get(key, {}).get("ratio"),
+                                       ratio))
+check(("sb-1", "dump_cpu") in got and got[("sb-1", "dump_cpu")]["ratio"]
+      is None, "a zero real value must give ratio None: %s"
+      % got.get(("sb-1", "dump_cpu")))
+check(set(got) == set(want) | {("sb-1", "dump_cpu")},
+      "unexpected rows %s" % sorted(set(got) - set(want)))
+check([r["dataset"] for r in rows] == sorted(r["dataset"] for r in rows),
+      "rows not grouped by dataset")
+check(got[("nb-1", "load_cpu")]["model"] == 10.0 and
+      got[("nb-1", "load_cpu")]["real"] == 20.0, "model/real values kept")
+check(got[("nb-1", "rss_after_load")]["unit"] == "bytes", "unit kept")
+
+tree_rows = C.ratios(C.results_for(medians, "serialized", "tree"),
+                     C.results_for(medians, "ovs-debian"))
+mon = [r for r in tree_rows if r["metric"] == "monitor_cpu_c10"]
+check(len(mon) == 1 and near(mon[0]["ratio"], 5.0),
+      "monitor_mode=tree must pick the tree run: %s" % mon)
+check(C.pair_ratios(medians, "ovs", "ovs-debian") ==
+      [r for r in C.pair_ratios(medians, "ovs", "ovs-debian")
+       if r["metric"] == "load_cpu"], "ovs has only load CPU")
+check(C.pair_ratios(medians, "serialized", "nothing") == [],
+      "an unknown real target gives no rows")
+
+# load_medians on a folder: medians over repetitions, ms -> s.
+with tempfile.TemporaryDirectory() as tmp:
+    os.makedirs(os.path.join(tmp, "runs"))
+    doc = {"benchmarks": [
+        {"name": "monitor/updates", "run_name": "monitor/updates",
+         "run_type": "iteration", "time_unit": "ms", "real_time": t,
+         "cpu_time": t, "cpu_after_load_s": t / 1000.0,
+         "repetition_index": i} for i, t in enumerate((100.0, 300.0, 200.0))
+    ] + [{"name": "monitor/updates_median", "run_type": "aggregate",
+          "time_unit": "ms", "real_time": 1e9, "cpu_time": 1e9}]}
+    with open(os.path.join(tmp, "runs", "a.json"), "w") as f:
+        json.dump(doc, f)
+    with open(os.path.join(tmp, "index.json"), "w") as f:
+        json.dump({"entries": [{"file": "runs/a.json", "impl": "ovs-x",
+                                "workload": "monitor", "variant": "monitor",
+                                "clients": 7, "dataset": "sb-1"}]}, f)
+    m = C.load_medians(tmp)
+    ph = m.get(("sb-1", "monitor-c7", "ovs-x"), {}).get("updates", {})
+    check(near(ph.get("cpu_time"), 0.2) and near(ph.get("cpu_after_load_s"),
+                                                 0.2),
+          "load_medians: %s" % m)
+
+for version, rep in (("3.1.0", "serialized"), ("2.17.9", "serialized"),
+                     ("3.6.2", "ovs"), ("2.7.0", "refcount"),
+                     ("2.6.1", "plain"), ("", None)):
+    check(representation.of_version(version) == rep,
+          "of_version(%r) = %r, wanted %r"
+          % (version, representation.of_version(version), rep))
+
+if failures:
+    sys.exit(1)
+print("ok: calibration ratios, metric readers, monitor pairing, medians")
