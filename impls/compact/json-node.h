@@ -49,7 +49,8 @@ struct json_array {
 struct json {
     uint32_t count;
     uint8_t type;               /* enum json_type. */
-    uint8_t n_inline;           /* Arrays: elements in the node (0: vector). */
+    uint8_t n_inline;           /* Arrays: elements in the node (0: vector);
+                                 * strings: 1 if interned. */
     uint16_t unused;
     union {                     /* Only the type's member is allocated. */
         long long int integer;

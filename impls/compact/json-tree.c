@@ -114,12 +114,16 @@ json_string_create_len(const char *s, size_t len)
 {
     len = strnlen(s, len);      /* The string ends at a NUL in any impl. */
     uint32_t hash = string_hash_bytes(s, len);
+    if (!COMPACT_INTERN) {
+        return string_node_create(s, len, hash);
+    }
     struct json *json = intern_find(&strings, hash, s, len);
     if (json) {
         ref_get(json);
         return json;
     }
     json = string_node_create(s, len, hash);
+    json->n_inline = 1;         /* For strings: interned. */
     intern_insert(&strings, json);
     return json;
 }
@@ -419,7 +423,9 @@ json_destroy__(struct json *json)
         break;
     }
     case JSON_STRING:
-        intern_remove(&strings, json);
+        if (json->n_inline) {
+            intern_remove(&strings, json);
+        }
         break;
     case JSON_SERIALIZED_OBJECT:
         xfree(json->text);
@@ -558,7 +564,11 @@ json_equal(const struct json *a, const struct json *b)
         return true;
     }
     case JSON_STRING:
-        return false;           /* Equal strings are one node. */
+        if (a->n_inline && b->n_inline) {
+            return false;       /* Equal interned strings are one node. */
+        }
+        return (a->string.hash == b->string.hash
+                && !strcmp(string_of(a), string_of(b)));
     case JSON_SERIALIZED_OBJECT:
         return !strcmp(a->text, b->text);
     case JSON_NULL:
