@@ -1164,6 +1164,23 @@ test_allocs(void)
              has_feature("object-in-node") ? 1 : 2);
     json_destroy(json);
 
+    /* "sized-strings": a new string is one allocation of about its own
+     * size, short or long. */
+    if (has_feature("sized-strings")) {
+        static const size_t lens[] = { 0, 5, 23, 40, 200 };
+        for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
+            char *text = xmalloc(lens[i] + 1);
+            memset(text, 'q', lens[i]);
+            text[lens[i]] = '\0';
+            uint64_t bytes = xalloc_stats.bytes;
+            CHECK_EQ(ALLOCS(json = json_string_create(text)), 1);
+            CHECK(xalloc_stats.bytes - bytes <= lens[i] + 1 + 16);
+            CHECK_STREQ(json_string(json), text);
+            json_destroy(json);
+            xfree(text);
+        }
+    }
+
     /* Parse allocation counts are deterministic: the same twice. */
     uint64_t first = ALLOCS(json_destroy(parse(chunk_doc)));
     uint64_t second = ALLOCS(json_destroy(parse(chunk_doc)));
