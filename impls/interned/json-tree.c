@@ -55,6 +55,13 @@ string_hash_bytes(const char *s, size_t len)
     return hash_bytes(s, len, 0);
 }
 
+/* Tags what 'expr' allocates with category 'cat' (memory breakdown). */
+#define TAGGED(CAT, EXPR)                                               \
+    ({ enum xalloc_category old_ = xalloc_category_set(CAT);            \
+       __typeof__(EXPR) r_ = (EXPR);                                    \
+       xalloc_category_set(old_);                                       \
+       r_; })
+
 /* Impl identity. */
 
 static const struct json_impl_info impl_info = {
@@ -218,7 +225,8 @@ array_create_n(struct json *const *elems, size_t n)
         array_set_inline(json, elems, n);
         return json;
     }
-    return json_array_create(xmemdup(elems, n * sizeof *elems), n);
+    return json_array_create(TAGGED(XALLOC_ARRAY,
+                                    xmemdup(elems, n * sizeof *elems)), n);
 }
 
 struct json *
@@ -446,7 +454,8 @@ json_serialized_object_create(const struct json *src)
     if (!JSON_IMPL_SERIALIZED) {
         return json_clone(src);
     }
-    return json_serialized_object_create_nocopy(json_to_string(src, 0));
+    return json_serialized_object_create_nocopy(
+        TAGGED(XALLOC_STRING, json_to_string(src, 0)));
 }
 
 struct json *
@@ -455,7 +464,8 @@ json_serialized_object_create_from_text(const char *text)
     if (!JSON_IMPL_SERIALIZED) {
         return tree_from_text(text);
     }
-    return json_serialized_object_create_nocopy(xstrdup(text));
+    return json_serialized_object_create_nocopy(
+        TAGGED(XALLOC_STRING, xstrdup(text)));
 }
 
 const char *
@@ -530,6 +540,7 @@ json_deep_clone(const struct json *json)
         const struct shash *src = json->object;
         struct json *copy = json_object_create();
         /* Same bucket count, so the copy iterates in the same order. */
+        enum xalloc_category old = xalloc_category_set(XALLOC_OBJECT);
         shash_reserve(copy->object, 2 * (src->mask + 1));
         for (size_t i = 0; i <= src->mask; i++) {
             for (struct shash_node *node = src->buckets[i]; node;
@@ -538,6 +549,7 @@ json_deep_clone(const struct json *json)
                           json_deep_clone(node->data));
             }
         }
+        xalloc_category_set(old);
         return copy;
     }
     case JSON_ARRAY: {
@@ -552,7 +564,9 @@ json_deep_clone(const struct json *json)
             array_set_inline(copy, elems, n);
             return copy;
         }
-        struct json **elems = n ? xmalloc(n * sizeof *elems) : NULL;
+        struct json **elems = (n ? TAGGED(XALLOC_ARRAY,
+                                          xmalloc(n * sizeof *elems))
+                               : NULL);
         for (size_t i = 0; i < n; i++) {
             elems[i] = json_deep_clone(src[i]);
         }
