@@ -27,6 +27,7 @@ VERDICT_OPPOSITE = "opposite direction"
 VERDICT_NOISE = "no measurable change"
 VERDICT_DIRECTION = "same direction (no figure claimed)"
 VERDICT_INFO = "information only"
+VERDICT_OTHER = "different program: shown, not compared"
 VERDICT_MISSING = "not measured"
 
 
@@ -265,6 +266,10 @@ def evaluate(doc, runs, stats=None, scale=1.0, caps=True):
         expl = doc.get("explanations", {}).get(c.get("explain"), "")
         if m is None:
             row.update(verdict=VERDICT_MISSING, why="before is zero: no relative change")
+        elif cl.get("comparable") is False:
+            # The figure comes from another program (seed 5): shown beside
+            # the harness's own measurement, never judged against it.
+            row.update(verdict=VERDICT_OTHER, why=expl)
         elif claimed_dir is None:
             row.update(verdict=VERDICT_INFO, why="")
         elif abs(m) < noise:

@@ -231,21 +231,117 @@ array_copy_allocs(size_t n)
     return calls;
 }
 
+/* Impls with the "interned" feature keep one node per distinct string. */
+static void
+test_interning(size_t smax)
+{
+    static const char *long_s = "a string that is too long to be inline";
+    struct json *keep = json_string_create("keeps the table allocated");
+
+    /* Equal strings, however made, are one node; others are not. */
+    struct json *a = json_string_create("abc");
+    struct json *b = json_string_create_len("abcdef", 3);
+    struct json *c = json_string_create_nocopy(xstrdup("abc"));
+    struct json *d = json_string_create("abd");
+    CHECK(a == b && b == c);
+    CHECK(a != d);
+    CHECK_EQ(json_refcount(a), 3);
+    CHECK(json_equal(a, b) && !json_equal(a, d));
+    CHECK_EQ(json_hash(a, 5), json_hash(c, 5));
+    json_destroy(b);
+    json_destroy(c);
+    CHECK_EQ(json_refcount(a), 1);
+
+    /* A string that exists costs no allocation; _nocopy frees the buffer. */
+    CHECK_EQ(ALLOCS(b = json_string_create("abc")), 0);
+    char *buf = xstrdup("abc");
+    uint64_t frees = xalloc_stats.frees;
+    c = json_string_create_nocopy(buf);
+    CHECK_EQ(xalloc_stats.frees - frees, 1);
+    CHECK(c == a);
+    json_destroy(b);
+    json_destroy(c);
+
+    /* The last reference takes the string out of the table: a new one is
+     * a new node (its allocations are those of a fresh string). */
+    json_destroy(a);
+    CHECK_EQ(ALLOCS(a = json_string_create("abc")),
+             smax >= 3 || has_feature("sized-strings") ? 1 : 2);
+    CHECK_STREQ(json_string(a), "abc");
+    json_destroy(a);
+    json_destroy(d);
+
+    /* The parser interns too, also across documents, and long strings. */
+    char *text = xasprintf("[\"%s\",\"%s\",\"x\"]", long_s, long_s);
+    struct json *doc = parse(text);
+    struct json *mine = json_string_create(long_s);
+    CHECK(json_array_at(doc, 0) == json_array_at(doc, 1));
+    CHECK(json_array_at(doc, 0) == mine);
+    CHECK_EQ(json_refcount(mine), 3);
+    struct json *doc2 = parse(text);
+    CHECK(json_array_at(doc2, 2) == json_array_at(doc, 2));
+    CHECK(json_equal(doc, doc2));
+    CHECK_EQ(json_hash(doc, 0), json_hash(doc2, 0));
+    json_destroy(doc);
+    CHECK_EQ(json_refcount(mine), 3);
+    CHECK_EQ(json_refcount(json_array_at(doc2, 2)), 1);
+    json_destroy(doc2);
+    CHECK_EQ(json_refcount(mine), 1);
+    json_destroy(mine);
+    xfree(text);
+
+    /* Many distinct strings (the table grows and shrinks) stay distinct and
+     * findable. */
+    enum { N = 5000 };
+    struct json **many = xmalloc(N * sizeof *many);
+    for (size_t i = 0; i < N; i++) {
+        char *s = xasprintf("s%zu", i);
+        many[i] = json_string_create_nocopy(s);
+    }
+    for (size_t i = 0; i < N; i += 2) {
+        json_destroy(many[i]);          /* Deletions shift entries back. */
+    }
+    for (size_t i = 0; i < N; i++) {
+        char *s = xasprintf("s%zu", i);
+        struct json *again = json_string_create(s);
+        CHECK_STREQ(json_string(again), s);
+        if (i % 2) {
+            CHECK(again == many[i]);
+            json_destroy(again);
+        } else {
+            many[i] = again;
+        }
+        xfree(s);
+    }
+    for (size_t i = 0; i < N; i++) {
+        CHECK_EQ(json_refcount(many[i]), 1);
+        json_destroy(many[i]);
+    }
+    xfree(many);
+    json_destroy(keep);
+}
+
 static void
 test_inline(void)
 {
     size_t smax = info->string_inline_max;
     size_t amax = info->array_inline_max;
     int tax = has_feature("regressed");  /* Extra allocation per string. */
+    bool interned = has_feature("interned");
 
-    /* Strings: one allocation (the node) while the string fits inline. */
+    /* Strings: one allocation (the node) while the string fits inline.
+     * Interned strings are shared: a copy is the same node, count++. */
+    int copy = interned ? 0 : 1;
     for (size_t len = 0; len <= smax + 8; len++) {
         bool fits = smax && len <= smax;
-        CHECK_EQ(string_copy_allocs(len), (fits ? 1 : 2) + tax);
+        CHECK_EQ(string_copy_allocs(len), ((fits ? 1 : 2) + tax) * copy);
     }
     if (smax) {
-        CHECK_EQ(string_copy_allocs(smax), 1 + tax);
-        CHECK_EQ(string_copy_allocs(smax + 1), 2 + tax);
+        CHECK_EQ(string_copy_allocs(smax), (1 + tax) * copy);
+        CHECK_EQ(string_copy_allocs(smax + 1), (2 + tax) * copy);
+    }
+    if (interned) {
+        test_interning(smax);
     }
 
     /* Arrays: the node plus the elements, plus a vector unless inline. */
@@ -305,7 +401,8 @@ test_inline(void)
     char *buf = xstrdup("short");
     uint64_t frees = xalloc_stats.frees;
     struct json *j = json_string_create_nocopy(buf);
-    CHECK_EQ(xalloc_stats.frees - frees, (smax ? 1 : 0) + tax);
+    CHECK_EQ(xalloc_stats.frees - frees,
+             (smax || has_feature("sized-strings") ? 1 : 0) + tax);
     CHECK_STREQ(json_string(j), "short");
     json_destroy(j);
 
@@ -837,10 +934,12 @@ test_arrays(void)
     }
     CHECK_SERIALIZE(json_clone(a), 0, "[\"x\",\"x\",\"x\",\"x\",\"x\"]");
 
-    /* Set replaces and destroys the old element. */
+    /* Set replaces and destroys the old element (one reference less, also
+     * when equal strings share a node). */
     struct json *old = json_clone(json_array_at(a, 2));
+    size_t refs = json_refcount(old);
     json_array_set(a, 2, json_string_create("y"));
-    CHECK_EQ(json_refcount(old), 1);
+    CHECK_EQ(json_refcount(old), info->refcount ? refs - 1 : 1);
     json_destroy(old);
     CHECK(json_array_contains_string(a, "y"));
     CHECK(json_array_contains_string(a, "x"));
@@ -1046,8 +1145,12 @@ static void
 test_allocs(void)
 {
     int tax = has_feature("regressed");
-    bool inline_strings = info->string_inline_max > 0;
+    /* "sized-strings": every string is in its node, one allocation. */
+    bool inline_strings = (info->string_inline_max > 0
+                           || has_feature("sized-strings"));
     struct json *json;
+    /* With interning, a first string also allocates the table: keep one. */
+    struct json *keep = json_string_create("keeps any intern table");
 
     CHECK_EQ(ALLOCS(json = json_integer_create(1)), 1);
     json_destroy(json);
@@ -1056,8 +1159,27 @@ test_allocs(void)
     uint64_t frees = xalloc_stats.frees;
     json_destroy(json);
     CHECK_EQ(xalloc_stats.frees - frees, inline_strings ? 1 : 2);
-    CHECK_EQ(ALLOCS(json = json_object_create()), 2);
+    /* "object-in-node": the shash is part of the node. */
+    CHECK_EQ(ALLOCS(json = json_object_create()),
+             has_feature("object-in-node") ? 1 : 2);
     json_destroy(json);
+
+    /* "sized-strings": a new string is one allocation of about its own
+     * size, short or long. */
+    if (has_feature("sized-strings")) {
+        static const size_t lens[] = { 0, 5, 23, 40, 200 };
+        for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
+            char *text = xmalloc(lens[i] + 1);
+            memset(text, 'q', lens[i]);
+            text[lens[i]] = '\0';
+            uint64_t bytes = xalloc_stats.bytes;
+            CHECK_EQ(ALLOCS(json = json_string_create(text)), 1);
+            CHECK(xalloc_stats.bytes - bytes <= lens[i] + 1 + 16);
+            CHECK_STREQ(json_string(json), text);
+            json_destroy(json);
+            xfree(text);
+        }
+    }
 
     /* Parse allocation counts are deterministic: the same twice. */
     uint64_t first = ALLOCS(json_destroy(parse(chunk_doc)));
@@ -1076,6 +1198,7 @@ test_allocs(void)
                                json_null_create());
     json_destroy(json);
     CHECK_EQ(xalloc_stats.calls - calls, xalloc_stats.frees - frees);
+    json_destroy(keep);
 
     printf("%s: parsing a %zu-byte document takes %llu allocations\n",
            info->name, strlen(chunk_doc), (unsigned long long) first);

@@ -1,0 +1,342 @@
+/* impls/compact: the string hash map of impls/common/shash.c with each
+ * node and its name in one allocation (the name follows the node), so a
+ * JSON object member costs one allocation instead of two.  Same struct
+ * shash and shash_node (the harness reads them), same iteration order; the
+ * _nocopy calls copy the name into the node and free theirs.  Tagged
+ * XALLOC_OBJECT: in this library the shash serves JSON objects (and the
+ * schema's small name maps). */
+#include "shash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "util.h"
+
+void
+shash_init(struct shash *sh)
+{
+    sh->one = NULL;
+    sh->buckets = &sh->one;
+    sh->mask = 0;
+    sh->n = 0;
+}
+
+void
+shash_moved(struct shash *sh)
+{
+    if (sh->mask == 0) {
+        sh->buckets = &sh->one;
+    }
+}
+
+static void
+free_buckets(struct shash *sh)
+{
+    if (sh->buckets != &sh->one) {
+        xfree(sh->buckets);
+    }
+}
+
+static void
+destroy_nodes(struct shash *sh, bool free_data)
+{
+    for (size_t i = 0; i <= sh->mask; i++) {
+        struct shash_node *node = sh->buckets[i];
+        while (node) {
+            struct shash_node *next = node->next;
+            if (free_data) {
+                xfree(node->data);
+            }
+            xfree(node);        /* The name is part of it. */
+            node = next;
+        }
+        sh->buckets[i] = NULL;
+    }
+    sh->n = 0;
+}
+
+void
+shash_destroy(struct shash *sh)
+{
+    if (sh) {
+        destroy_nodes(sh, false);
+        free_buckets(sh);
+        shash_init(sh);
+    }
+}
+
+void
+shash_destroy_free_data(struct shash *sh)
+{
+    if (sh) {
+        destroy_nodes(sh, true);
+        free_buckets(sh);
+        shash_init(sh);
+    }
+}
+
+size_t
+shash_count(const struct shash *sh)
+{
+    return sh->n;
+}
+
+bool
+shash_is_empty(const struct shash *sh)
+{
+    return sh->n == 0;
+}
+
+static inline int
+node_cmp(uint32_t hash, const char *name, const struct shash_node *node)
+{
+    if (hash != node->hash) {
+        return hash < node->hash ? -1 : 1;
+    }
+    return strcmp(name, node->name);
+}
+
+/* Links 'node' into its bucket, keeping the chain ordered. */
+static void
+link_node(struct shash_node **buckets, size_t mask, struct shash_node *node)
+{
+    struct shash_node **prevp = &buckets[node->hash & mask];
+    while (*prevp && node_cmp(node->hash, node->name, *prevp) > 0) {
+        prevp = &(*prevp)->next;
+    }
+    node->next = *prevp;
+    *prevp = node;
+}
+
+static void
+resize(struct shash *sh, size_t new_mask)
+{
+    struct shash_node **old = sh->buckets;
+    size_t old_mask = sh->mask;
+    struct shash_node **buckets;
+
+    if (new_mask == 0) {
+        return;
+    }
+    enum xalloc_category cat = xalloc_category_set(XALLOC_OBJECT);
+    buckets = xcalloc(new_mask + 1, sizeof *buckets);
+    xalloc_category_set(cat);
+    for (size_t i = 0; i <= old_mask; i++) {
+        struct shash_node *node = old[i];
+        while (node) {
+            struct shash_node *next = node->next;
+            link_node(buckets, new_mask, node);
+            node = next;
+        }
+    }
+    free_buckets(sh);
+    sh->buckets = buckets;
+    sh->mask = new_mask;
+}
+
+/* Bucket count for 'n' entries: at most two entries per bucket on average. */
+static size_t
+mask_for(size_t n)
+{
+    size_t buckets = 1;
+    while (buckets * 2 < n) {
+        buckets *= 2;
+    }
+    return buckets - 1;
+}
+
+void
+shash_reserve(struct shash *sh, size_t n)
+{
+    size_t mask = mask_for(n);
+    if (mask > sh->mask) {
+        resize(sh, mask);
+    }
+}
+
+/* Adds a node holding a copy of the 'len' bytes of 'name'. */
+static struct shash_node *
+add_node(struct shash *sh, const char *name, size_t len, uint32_t hash,
+         const void *data)
+{
+    enum xalloc_category old = xalloc_category_set(XALLOC_OBJECT);
+    struct shash_node *node = xmalloc(sizeof *node + len + 1);
+    xalloc_category_set(old);
+    node->name = (char *) (node + 1);
+    memcpy(node->name, name, len);
+    node->name[len] = '\0';
+    node->hash = hash;
+    node->data = CONST_CAST(void *, data);
+    sh->n++;
+    if (sh->n > (sh->mask + 1) * 2) {
+        resize(sh, sh->mask * 2 + 1);
+    }
+    link_node(sh->buckets, sh->mask, node);
+    return node;
+}
+
+struct shash_node *
+shash_add_nocopy(struct shash *sh, char *name, const void *data)
+{
+    size_t len = strlen(name);
+    struct shash_node *node = add_node(sh, name, len, hash_bytes(name, len, 0),
+                                       data);
+    xfree(name);
+    return node;
+}
+
+struct shash_node *
+shash_add(struct shash *sh, const char *name, const void *data)
+{
+    size_t len = strlen(name);
+    return add_node(sh, name, len, hash_bytes(name, len, 0), data);
+}
+
+static struct shash_node *
+find__(const struct shash *sh, const char *name, size_t len, uint32_t hash)
+{
+    for (struct shash_node *node = sh->buckets[hash & sh->mask]; node;
+         node = node->next) {
+        if (node->hash == hash) {
+            if (!strncmp(node->name, name, len) && node->name[len] == '\0') {
+                return node;
+            }
+        } else if (node->hash > hash) {
+            break;
+        }
+    }
+    return NULL;
+}
+
+bool
+shash_add_once(struct shash *sh, const char *name, const void *data)
+{
+    if (shash_find(sh, name)) {
+        return false;
+    }
+    shash_add(sh, name, data);
+    return true;
+}
+
+void *
+shash_replace(struct shash *sh, const char *name, const void *data)
+{
+    size_t len = strlen(name);
+    uint32_t hash = hash_bytes(name, len, 0);
+    struct shash_node *node = find__(sh, name, len, hash);
+    if (!node) {
+        add_node(sh, name, len, hash, data);
+        return NULL;
+    }
+    void *old = node->data;
+    node->data = CONST_CAST(void *, data);
+    return old;
+}
+
+void *
+shash_replace_nocopy(struct shash *sh, char *name, const void *data)
+{
+    size_t len = strlen(name);
+    uint32_t hash = hash_bytes(name, len, 0);
+    struct shash_node *node = find__(sh, name, len, hash);
+    if (!node) {
+        add_node(sh, name, len, hash, data);
+        xfree(name);
+        return NULL;
+    }
+    xfree(name);
+    void *old = node->data;
+    node->data = CONST_CAST(void *, data);
+    return old;
+}
+
+void
+shash_delete(struct shash *sh, struct shash_node *node)
+{
+    struct shash_node **prevp = &sh->buckets[node->hash & sh->mask];
+    while (*prevp != node) {
+        prevp = &(*prevp)->next;
+    }
+    *prevp = node->next;
+    sh->n--;
+    xfree(node);                /* The name is part of it. */
+}
+
+void *
+shash_find_and_delete(struct shash *sh, const char *name)
+{
+    struct shash_node *node = shash_find(sh, name);
+    if (!node) {
+        return NULL;
+    }
+    void *data = node->data;
+    shash_delete(sh, node);
+    return data;
+}
+
+struct shash_node *
+shash_find_len(const struct shash *sh, const char *name, size_t len)
+{
+    return find__(sh, name, len, hash_bytes(name, len, 0));
+}
+
+struct shash_node *
+shash_find(const struct shash *sh, const char *name)
+{
+    return shash_find_len(sh, name, strlen(name));
+}
+
+void *
+shash_find_data(const struct shash *sh, const char *name)
+{
+    struct shash_node *node = shash_find(sh, name);
+    return node ? node->data : NULL;
+}
+
+static struct shash_node *
+first_from(const struct shash *sh, size_t bucket)
+{
+    for (; bucket <= sh->mask; bucket++) {
+        if (sh->buckets[bucket]) {
+            return sh->buckets[bucket];
+        }
+    }
+    return NULL;
+}
+
+struct shash_node *
+shash_first(const struct shash *sh)
+{
+    return sh->n ? first_from(sh, 0) : NULL;
+}
+
+struct shash_node *
+shash_next(const struct shash *sh, const struct shash_node *node)
+{
+    return node->next ? node->next
+                      : first_from(sh, (node->hash & sh->mask) + 1);
+}
+
+static int
+compare_names(const void *a_, const void *b_)
+{
+    const struct shash_node *const *a = a_;
+    const struct shash_node *const *b = b_;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+const struct shash_node **
+shash_sort(const struct shash *sh)
+{
+    const struct shash_node **nodes;
+    const struct shash_node *node;
+    size_t i = 0;
+
+    nodes = xmalloc((sh->n ? sh->n : 1) * sizeof *nodes);
+    SHASH_FOR_EACH (node, sh) {
+        nodes[i++] = node;
+    }
+    qsort(nodes, sh->n, sizeof *nodes, compare_names);
+    return nodes;
+}

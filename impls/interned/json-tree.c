@@ -1,0 +1,873 @@
+/* impls/interned: the tree source of 'ovs' (impls/common/json-tree.c) with
+ * interned strings.  Every string node (or, with JSON_IMPL_INTERN_INLINE 0,
+ * every string too long for the node) is in one intern table: creating a
+ * string that exists returns that node with count++, so equal strings share
+ * one node and its bytes.  Strings are immutable through the API, so the
+ * sharing is invisible except through json_refcount() and allocation
+ * counts.  Identity then stands for content: two interned strings are equal
+ * iff they are the same node, and a string hashes by its cached hash. */
+#include "json-node.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ds.h"
+#include "hash.h"
+#include "json-text.h"
+#include "shash.h"
+#include "util.h"
+
+static inline uint32_t
+intern_node_hash(const struct json *json)
+{
+    return json->hash;
+}
+
+static inline const char *
+intern_node_string(const struct json *json)
+{
+    return string_of(json);
+}
+
+#include "intern-table.h"
+
+/* The one table of interned string nodes. */
+static struct intern_table strings;
+
+/* Whether the string node 'json' is (or, being created with 'len' bytes,
+ * will be) in the table. */
+static inline bool
+string_len_interned(size_t len)
+{
+    return JSON_IMPL_INTERN_INLINE || !string_fits_inline(len);
+}
+
+static inline bool
+string_interned(const struct json *json)
+{
+    return JSON_IMPL_INTERN_INLINE || storage_of(json) == JSON_STORAGE_DYNAMIC;
+}
+
+static inline uint32_t
+string_hash_bytes(const char *s, size_t len)
+{
+    return hash_bytes(s, len, 0);
+}
+
+/* Tags what 'expr' allocates with category 'cat' (memory breakdown). */
+#define TAGGED(CAT, EXPR)                                               \
+    ({ enum xalloc_category old_ = xalloc_category_set(CAT);            \
+       __typeof__(EXPR) r_ = (EXPR);                                    \
+       xalloc_category_set(old_);                                       \
+       r_; })
+
+/* Impl identity. */
+
+static const struct json_impl_info impl_info = {
+    .name = JSON_IMPL_NAME,
+    .features = JSON_IMPL_FEATURES,
+    .node_size = sizeof(struct json),
+    .string_inline_max = STRING_INLINE_MAX,
+    .array_inline_max = ARRAY_INLINE_MAX,
+    .refcount = JSON_IMPL_REFCOUNT,
+    .serialized = JSON_IMPL_SERIALIZED,
+};
+
+const struct json_impl_info *
+json_impl_info(void)
+{
+    return &impl_info;
+}
+
+const char *
+json_type_to_string(enum json_type type)
+{
+    switch (type) {
+    case JSON_NULL: return "null";
+    case JSON_FALSE: return "false";
+    case JSON_TRUE: return "true";
+    case JSON_OBJECT: return "object";
+    case JSON_ARRAY: return "array";
+    case JSON_INTEGER:
+    case JSON_REAL: return "number";
+    case JSON_STRING: return "string";
+    case JSON_SERIALIZED_OBJECT: return "serialized object";
+    case JSON_N_TYPES:
+    default: return "<invalid>";
+    }
+}
+
+/* Scalars. */
+
+struct json *
+json_null_create(void)
+{
+    return node_alloc(JSON_NULL);
+}
+
+struct json *
+json_boolean_create(bool b)
+{
+    return node_alloc(b ? JSON_TRUE : JSON_FALSE);
+}
+
+struct json *
+json_integer_create(long long int integer)
+{
+    struct json *json = node_alloc(JSON_INTEGER);
+    json->integer = integer;
+    return json;
+}
+
+struct json *
+json_real_create(double real)
+{
+    struct json *json = node_alloc(JSON_REAL);
+    json->real = real;
+    return json;
+}
+
+/* Strings. */
+
+struct json *
+json_string_create_len(const char *s, size_t len)
+{
+    len = strnlen(s, len);      /* The string ends at a NUL in any impl. */
+    if (!string_len_interned(len)) {
+        struct json *json = node_alloc(JSON_STRING);
+        hook_string_created();
+        string_set_copy(json, s, len);
+        return json;
+    }
+    uint32_t hash = string_hash_bytes(s, len);
+    struct json *json = intern_find(&strings, hash, s, len);
+    if (json) {
+        ref_get(json);
+        return json;
+    }
+    json = node_alloc(JSON_STRING);
+    hook_string_created();
+    string_set_copy(json, s, len);
+    json->hash = hash;
+    intern_insert(&strings, json);
+    return json;
+}
+
+struct json *
+json_string_create(const char *s)
+{
+    return json_string_create_len(s, strlen(s));
+}
+
+struct json *
+json_string_create_nocopy(char *s)
+{
+    size_t len = strlen(s);
+    if (!string_len_interned(len)) {
+        struct json *json = node_alloc(JSON_STRING);
+        hook_string_created();
+        string_set_nocopy(json, s);
+        return json;
+    }
+    uint32_t hash = string_hash_bytes(s, len);
+    struct json *json = intern_find(&strings, hash, s, len);
+    if (json) {
+        xfree(s);
+        ref_get(json);
+        return json;
+    }
+    json = node_alloc(JSON_STRING);
+    hook_string_created();
+    string_set_nocopy(json, s);
+    json->hash = hash;
+    intern_insert(&strings, json);
+    return json;
+}
+
+const char *
+json_string(const struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_STRING);
+    return string_of(json);
+}
+
+/* Arrays. */
+
+struct json *
+json_array_create_empty(void)
+{
+    struct json *json = node_alloc(JSON_ARRAY);
+    array_set_vector(json, NULL, 0, 0);
+    return json;
+}
+
+struct json *
+json_array_create(struct json **elements, size_t n)
+{
+    struct json *json = node_alloc(JSON_ARRAY);
+    if (array_fits_inline(n)) {
+        array_set_inline(json, elements, n);
+        xfree(elements);
+    } else {
+        array_set_vector(json, elements, n, n);
+    }
+    return json;
+}
+
+/* json_array_create_N() build their array directly from the caller's
+ * 'elems' (not taken): no temporary vector when it fits in the node. */
+static struct json *
+array_create_n(struct json *const *elems, size_t n)
+{
+    if (array_fits_inline(n)) {
+        struct json *json = node_alloc(JSON_ARRAY);
+        array_set_inline(json, elems, n);
+        return json;
+    }
+    return json_array_create(TAGGED(XALLOC_ARRAY,
+                                    xmemdup(elems, n * sizeof *elems)), n);
+}
+
+struct json *
+json_array_create_1(struct json *elem0)
+{
+    struct json *elems[] = { elem0 };
+    return array_create_n(elems, 1);
+}
+
+struct json *
+json_array_create_2(struct json *elem0, struct json *elem1)
+{
+    struct json *elems[] = { elem0, elem1 };
+    return array_create_n(elems, 2);
+}
+
+struct json *
+json_array_create_3(struct json *elem0, struct json *elem1,
+                    struct json *elem2)
+{
+    struct json *elems[] = { elem0, elem1, elem2 };
+    return array_create_n(elems, 3);
+}
+
+void
+json_array_add(struct json *json, struct json *element)
+{
+    JSON_ASSERT(json->type == JSON_ARRAY);
+    array_push(json, element);
+}
+
+void
+json_array_set(struct json *json, size_t index, struct json *element)
+{
+    JSON_ASSERT(json->type == JSON_ARRAY);
+    JSON_ASSERT(index < array_size(json));
+    struct json **elems = array_elems(json);
+    json_destroy(elems[index]);
+    elems[index] = element;
+}
+
+struct json *
+json_array_pop(struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_ARRAY);
+    size_t n = array_size(json);
+    return n ? array_remove_last(json, n) : NULL;
+}
+
+void
+json_array_trim(struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_ARRAY);
+    array_trim(json);
+}
+
+size_t
+json_array_size(const struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_ARRAY);
+    return array_size(json);
+}
+
+const struct json *
+json_array_at(const struct json *json, size_t index)
+{
+    JSON_ASSERT(json->type == JSON_ARRAY);
+    JSON_ASSERT(index < array_size(json));
+    return array_elems(json)[index];
+}
+
+bool
+json_array_contains_string(const struct json *json, const char *s)
+{
+    JSON_ASSERT(json->type == JSON_ARRAY);
+    struct json **elems = array_elems(json);
+    size_t n = array_size(json);
+    for (size_t i = 0; i < n; i++) {
+        if (elems[i]->type == JSON_STRING && !strcmp(string_of(elems[i]), s)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Objects. */
+
+struct json *
+json_object_create(void)
+{
+    struct json *json = node_alloc(JSON_OBJECT);
+    enum xalloc_category old = xalloc_category_set(XALLOC_OBJECT);
+    json->object = xmalloc(sizeof *json->object);
+    xalloc_category_set(old);
+    shash_init(json->object);
+    return json;
+}
+
+bool
+json_object_is_empty(const struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_OBJECT);
+    return shash_is_empty(json->object);
+}
+
+void
+json_object_put(struct json *json, const char *name, struct json *value)
+{
+    JSON_ASSERT(json->type == JSON_OBJECT);
+    enum xalloc_category old = xalloc_category_set(XALLOC_OBJECT);
+    struct json *prev = shash_replace(json->object, name, value);
+    xalloc_category_set(old);
+    json_destroy(prev);
+}
+
+void
+json_object_put_nocopy(struct json *json, char *name, struct json *value)
+{
+    JSON_ASSERT(json->type == JSON_OBJECT);
+    enum xalloc_category old = xalloc_category_set(XALLOC_OBJECT);
+    struct json *prev = shash_replace_nocopy(json->object, name, value);
+    xalloc_category_set(old);
+    json_destroy(prev);
+}
+
+void
+json_object_put_string(struct json *json, const char *name,
+                       const char *value)
+{
+    json_object_put(json, name, json_string_create(value));
+}
+
+void
+json_object_put_format(struct json *json, const char *name,
+                       const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    char *s = xvasprintf(format, args);
+    va_end(args);
+    json_object_put(json, name, json_string_create_nocopy(s));
+}
+
+struct shash *
+json_object(const struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_OBJECT);
+    return json->object;
+}
+
+const struct json *
+json_object_get(const struct json *json, const char *name)
+{
+    JSON_ASSERT(json->type == JSON_OBJECT);
+    return shash_find_data(json->object, name);
+}
+
+/* Other accessors. */
+
+enum json_type
+json_get_type(const struct json *json)
+{
+    return json->type;
+}
+
+bool
+json_boolean(const struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_TRUE || json->type == JSON_FALSE);
+    return json->type == JSON_TRUE;
+}
+
+double
+json_real(const struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_REAL || json->type == JSON_INTEGER);
+    return json->type == JSON_REAL ? json->real : (double) json->integer;
+}
+
+int64_t
+json_integer(const struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_INTEGER);
+    return json->integer;
+}
+
+/* Serialized objects. */
+
+/* Without serialized nodes the text becomes an ordinary tree again: parses
+ * any JSON value's text, not only an object or array, by wrapping it in an
+ * array while feeding the parser. */
+static struct json *
+tree_from_text(const char *text)
+{
+    struct json_parser *p = json_parser_create(JSPF_TRAILER);
+    json_parser_feed(p, "[", 1);
+    json_parser_feed(p, text, strlen(text));
+    json_parser_feed(p, "]", 1);
+    struct json *wrapper = json_parser_finish(p);
+    if (wrapper->type != JSON_ARRAY || array_size(wrapper) != 1) {
+        ovs_fatal(0, "serialized object text is not one JSON value: %s",
+                  wrapper->type == JSON_STRING ? string_of(wrapper) : text);
+    }
+    struct json *value = json_array_pop(wrapper);
+    json_destroy(wrapper);
+    return value;
+}
+
+struct json *
+json_serialized_object_create_nocopy(char *text)
+{
+    if (!JSON_IMPL_SERIALIZED) {
+        struct json *json = tree_from_text(text);
+        xfree(text);
+        return json;
+    }
+    struct json *json = node_alloc(JSON_SERIALIZED_OBJECT);
+    json->string = text;        /* Never inline: it is usually long. */
+    return json;
+}
+
+struct json *
+json_serialized_object_create(const struct json *src)
+{
+    if (!JSON_IMPL_SERIALIZED) {
+        return json_clone(src);
+    }
+    return json_serialized_object_create_nocopy(
+        TAGGED(XALLOC_STRING, json_to_string(src, 0)));
+}
+
+struct json *
+json_serialized_object_create_from_text(const char *text)
+{
+    if (!JSON_IMPL_SERIALIZED) {
+        return tree_from_text(text);
+    }
+    return json_serialized_object_create_nocopy(
+        TAGGED(XALLOC_STRING, xstrdup(text)));
+}
+
+const char *
+json_serialized_object(const struct json *json)
+{
+    JSON_ASSERT(json->type == JSON_SERIALIZED_OBJECT);
+    return json->string;
+}
+
+/* Lifetime. */
+
+static void
+json_destroy__(struct json *json)
+{
+    switch (json->type) {
+    case JSON_OBJECT: {
+        struct shash *object = json->object;
+        for (size_t i = 0; i <= object->mask; i++) {
+            for (struct shash_node *node = object->buckets[i]; node;
+                 node = node->next) {
+                json_destroy(node->data);
+            }
+        }
+        shash_destroy(object);
+        xfree(object);
+        break;
+    }
+    case JSON_ARRAY: {
+        struct json **elems = array_elems(json);
+        size_t n = array_size(json);
+        for (size_t i = 0; i < n; i++) {
+            json_destroy(elems[i]);
+        }
+        array_free(json);
+        break;
+    }
+    case JSON_STRING:
+        if (string_interned(json)) {
+            intern_remove(&strings, json);
+        }
+        string_free(json);
+        break;
+    case JSON_SERIALIZED_OBJECT:
+        xfree(json->string);
+        break;
+    case JSON_NULL:
+    case JSON_FALSE:
+    case JSON_TRUE:
+    case JSON_INTEGER:
+    case JSON_REAL:
+        break;
+    case JSON_N_TYPES:
+    default:
+        ovs_fatal(0, "json_destroy: bad node type %d", json->type);
+    }
+    node_free(json);
+}
+
+void
+json_destroy(struct json *json)
+{
+    if (json && ref_put(json)) {
+        json_destroy__(json);
+    }
+}
+
+struct json *
+json_deep_clone(const struct json *json)
+{
+    switch (json->type) {
+    case JSON_OBJECT: {
+        const struct shash *src = json->object;
+        struct json *copy = json_object_create();
+        /* Same bucket count, so the copy iterates in the same order. */
+        enum xalloc_category old = xalloc_category_set(XALLOC_OBJECT);
+        shash_reserve(copy->object, 2 * (src->mask + 1));
+        for (size_t i = 0; i <= src->mask; i++) {
+            for (struct shash_node *node = src->buckets[i]; node;
+                 node = node->next) {
+                shash_add(copy->object, node->name,
+                          json_deep_clone(node->data));
+            }
+        }
+        xalloc_category_set(old);
+        return copy;
+    }
+    case JSON_ARRAY: {
+        size_t n = array_size(json);
+        struct json **src = array_elems(json);
+        if (array_fits_inline(n)) {
+            struct json *elems[ARRAY_INLINE_LEN];
+            for (size_t i = 0; i < n; i++) {
+                elems[i] = json_deep_clone(src[i]);
+            }
+            struct json *copy = node_alloc(JSON_ARRAY);
+            array_set_inline(copy, elems, n);
+            return copy;
+        }
+        struct json **elems = (n ? TAGGED(XALLOC_ARRAY,
+                                          xmalloc(n * sizeof *elems))
+                               : NULL);
+        for (size_t i = 0; i < n; i++) {
+            elems[i] = json_deep_clone(src[i]);
+        }
+        return json_array_create(elems, n);
+    }
+    case JSON_STRING:
+        return json_string_create(string_of(json));
+    case JSON_SERIALIZED_OBJECT:
+        return json_serialized_object_create_from_text(json->string);
+    case JSON_NULL:
+    case JSON_FALSE:
+    case JSON_TRUE:
+        return node_alloc(json->type);
+    case JSON_INTEGER:
+        return json_integer_create(json->integer);
+    case JSON_REAL:
+        return json_real_create(json->real);
+    case JSON_N_TYPES:
+    default:
+        ovs_fatal(0, "json_deep_clone: bad node type %d", json->type);
+    }
+}
+
+struct json *
+json_clone(const struct json *json)
+{
+    if (!JSON_IMPL_REFCOUNT) {
+        return json_deep_clone(json);
+    }
+    ref_get(json);
+    return CONST_CAST(struct json *, json);
+}
+
+struct json *
+json_nullable_clone(const struct json *json)
+{
+    return json ? json_clone(json) : NULL;
+}
+
+size_t
+json_refcount(const struct json *json)
+{
+    return ref_count(json);
+}
+
+/* Equality and hashing. */
+
+bool
+json_equal(const struct json *a, const struct json *b)
+{
+    if (JSON_IMPL_REFCOUNT && a == b) {
+        return true;            /* Shared nodes are common with refcounts. */
+    }
+    if (a->type != b->type) {
+        return false;
+    }
+    switch (a->type) {
+    case JSON_OBJECT: {
+        const struct shash *oa = a->object, *ob = b->object;
+        if (shash_count(oa) != shash_count(ob)) {
+            return false;
+        }
+        struct shash_node *node;
+        SHASH_FOR_EACH (node, oa) {
+            struct shash_node *other = shash_find(ob, node->name);
+            if (!other || !json_equal(node->data, other->data)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    case JSON_ARRAY: {
+        size_t n = array_size(a);
+        if (n != array_size(b)) {
+            return false;
+        }
+        struct json **ea = array_elems(a), **eb = array_elems(b);
+        for (size_t i = 0; i < n; i++) {
+            if (!json_equal(ea[i], eb[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+    case JSON_STRING:
+        if (string_interned(a) && string_interned(b)) {
+            return false;       /* Equal interned strings are one node. */
+        }
+        return !strcmp(string_of(a), string_of(b));
+    case JSON_SERIALIZED_OBJECT:
+        return !strcmp(a->string, b->string);
+    case JSON_NULL:
+    case JSON_FALSE:
+    case JSON_TRUE:
+        return true;
+    case JSON_INTEGER:
+        return a->integer == b->integer;
+    case JSON_REAL:
+        return a->real == b->real;
+    case JSON_N_TYPES:
+    default:
+        ovs_fatal(0, "json_equal: bad node type %d", a->type);
+    }
+}
+
+static uint32_t
+hash_double(double d, uint32_t basis)
+{
+    uint64_t bits;
+    if (d == 0) {
+        d = 0;                  /* -0.0 equals 0.0, so it hashes alike. */
+    }
+    memcpy(&bits, &d, sizeof bits);
+    return hash_finish(hash_add64(basis, bits), 8);
+}
+
+size_t
+json_hash(const struct json *json, size_t basis_)
+{
+    uint32_t basis = basis_;
+
+    switch (json->type) {
+    case JSON_OBJECT: {
+        const struct shash_node **nodes = shash_sort(json->object);
+        size_t n = shash_count(json->object);
+        for (size_t i = 0; i < n; i++) {
+            basis = hash_string(nodes[i]->name, basis);
+            basis = json_hash(nodes[i]->data, basis);
+        }
+        xfree(nodes);
+        return basis;
+    }
+    case JSON_ARRAY: {
+        size_t n = array_size(json);
+        struct json **elems = array_elems(json);
+        basis = hash_int(n, basis);
+        for (size_t i = 0; i < n; i++) {
+            basis = json_hash(elems[i], basis);
+        }
+        return basis;
+    }
+    case JSON_STRING: {
+        /* The cached hash of the bytes, mixed with 'basis' (equal strings
+         * hash alike; the values differ from the other impls').  The final
+         * constant keeps "" (hash 0) apart from null and integer 0. */
+        uint32_t h = (string_interned(json) ? json->hash
+                      : string_hash_bytes(string_of(json),
+                                          strlen(string_of(json))));
+        return hash_finish(hash_add(basis, h), 0x5354);
+    }
+    case JSON_SERIALIZED_OBJECT:
+        return hash_string(json->string, basis);
+    case JSON_NULL:
+    case JSON_FALSE:
+    case JSON_TRUE:
+        return hash_int(json->type << 8, basis);
+    case JSON_INTEGER:
+        return hash_finish(hash_add64(basis, json->integer), 8);
+    case JSON_REAL:
+        return hash_double(json->real, basis);
+    case JSON_N_TYPES:
+    default:
+        ovs_fatal(0, "json_hash: bad node type %d", json->type);
+    }
+}
+
+/* Serializing. */
+
+struct serializer {
+    struct ds *ds;
+    int depth;
+    int flags;
+};
+
+static void serialize(const struct json *, struct serializer *);
+
+/* In pretty mode, starts a new line at the current depth. */
+static void
+indent_line(struct serializer *s)
+{
+    if (s->flags & JSSF_PRETTY) {
+        ds_put_char(s->ds, '\n');
+        ds_put_char_multiple(s->ds, ' ', 2 * s->depth);
+    }
+}
+
+static void
+serialize_member(size_t i, const struct shash_node *node,
+                 struct serializer *s)
+{
+    if (i) {
+        ds_put_char(s->ds, ',');
+        indent_line(s);
+    }
+    json_text_put_string(s->ds, node->name, strlen(node->name));
+    ds_put_char(s->ds, ':');
+    if (s->flags & JSSF_PRETTY) {
+        ds_put_char(s->ds, ' ');
+    }
+    serialize(node->data, s);
+}
+
+static void
+serialize_object(const struct shash *object, struct serializer *s)
+{
+    ds_put_char(s->ds, '{');
+    s->depth++;
+    indent_line(s);
+    if (s->flags & JSSF_SORT) {
+        const struct shash_node **nodes = shash_sort(object);
+        size_t n = shash_count(object);
+        for (size_t i = 0; i < n; i++) {
+            serialize_member(i, nodes[i], s);
+        }
+        xfree(nodes);
+    } else {
+        const struct shash_node *node;
+        size_t i = 0;
+        SHASH_FOR_EACH (node, object) {
+            serialize_member(i++, node, s);
+        }
+    }
+    ds_put_char(s->ds, '}');
+    s->depth--;
+}
+
+static void
+serialize_array(const struct json *json, struct serializer *s)
+{
+    size_t n = array_size(json);
+    struct json **elems = array_elems(json);
+
+    ds_put_char(s->ds, '[');
+    s->depth++;
+    if (n) {
+        indent_line(s);
+        for (size_t i = 0; i < n; i++) {
+            if (i) {
+                ds_put_char(s->ds, ',');
+                indent_line(s);
+            }
+            serialize(elems[i], s);
+        }
+    }
+    s->depth--;
+    ds_put_char(s->ds, ']');
+}
+
+static void
+serialize(const struct json *json, struct serializer *s)
+{
+    switch (json->type) {
+    case JSON_NULL:
+        ds_put_buffer(s->ds, "null", 4);
+        break;
+    case JSON_FALSE:
+        ds_put_buffer(s->ds, "false", 5);
+        break;
+    case JSON_TRUE:
+        ds_put_buffer(s->ds, "true", 4);
+        break;
+    case JSON_OBJECT:
+        serialize_object(json->object, s);
+        break;
+    case JSON_ARRAY:
+        serialize_array(json, s);
+        break;
+    case JSON_INTEGER:
+        json_text_put_integer(s->ds, json->integer);
+        break;
+    case JSON_REAL:
+        json_text_put_real(s->ds, json->real);
+        break;
+    case JSON_STRING: {
+        const char *str = string_of(json);
+        json_text_put_string(s->ds, str, strlen(str));
+        break;
+    }
+    case JSON_SERIALIZED_OBJECT:
+        /* Pasted verbatim, whatever the flags. */
+        ds_put_cstr(s->ds, json->string);
+        break;
+    case JSON_N_TYPES:
+    default:
+        ovs_fatal(0, "json_to_ds: bad node type %d", json->type);
+    }
+}
+
+void
+json_to_ds(const struct json *json, int flags, struct ds *ds)
+{
+    struct serializer s = { .ds = ds, .depth = 0, .flags = flags };
+    size_t start = ds->length;
+    serialize(json, &s);
+    hook_serialized(ds, start);
+}
+
+char *
+json_to_string(const struct json *json, int flags)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+    json_to_ds(json, flags, &ds);
+    return ds_steal_cstr(&ds);
+}
