@@ -175,6 +175,7 @@ json_array_create(struct json **elements, size_t n)
         array_set_inline(json, elements, n);
         xfree(elements);
     } else {
+        xalloc_retag(elements, XALLOC_ARRAY);  /* The caller's vector. */
         array_set_vector(json, elements, n, n);
     }
     return json;
@@ -381,6 +382,7 @@ struct json *
 json_serialized_object_create_nocopy(char *text)
 {
     struct json *json = node_alloc(JSON_SERIALIZED_OBJECT);
+    xalloc_retag(text, XALLOC_STRING);
     json->text = text;
     return json;
 }
@@ -781,7 +783,9 @@ void
 json_to_ds(const struct json *json, int flags, struct ds *ds)
 {
     struct serializer s = { .ds = ds, .depth = 0, .flags = flags };
-    serialize(json, &s);
+    /* The text grows by realloc, which keeps the category of the ds's first
+     * block: a fresh ds becomes string bytes. */
+    XALLOC_TAGGED(XALLOC_STRING, serialize(json, &s));
 }
 
 char *

@@ -201,6 +201,7 @@ string_set_nocopy(struct json *json, char *s)
             return;
         }
     }
+    xalloc_retag(s, XALLOC_STRING);
     json->string = s;
 }
 

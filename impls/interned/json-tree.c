@@ -210,6 +210,7 @@ json_array_create(struct json **elements, size_t n)
         array_set_inline(json, elements, n);
         xfree(elements);
     } else {
+        xalloc_retag(elements, XALLOC_ARRAY);  /* The caller's vector. */
         array_set_vector(json, elements, n, n);
     }
     return json;
@@ -444,6 +445,7 @@ json_serialized_object_create_nocopy(char *text)
         return json;
     }
     struct json *json = node_alloc(JSON_SERIALIZED_OBJECT);
+    xalloc_retag(text, XALLOC_STRING);
     json->string = text;        /* Never inline: it is usually long. */
     return json;
 }
@@ -860,7 +862,9 @@ json_to_ds(const struct json *json, int flags, struct ds *ds)
 {
     struct serializer s = { .ds = ds, .depth = 0, .flags = flags };
     size_t start = ds->length;
-    serialize(json, &s);
+    /* The text grows by realloc, which keeps the category of the ds's first
+     * block: a fresh ds becomes string bytes. */
+    XALLOC_TAGGED(XALLOC_STRING, serialize(json, &s));
     hook_serialized(ds, start);
 }
 
