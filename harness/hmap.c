@@ -18,7 +18,7 @@ void
 hmap_destroy(struct hmap *h)
 {
     if (h->buckets != &h->one) {
-        free(h->buckets);
+        xfree(h->buckets);
     }
     hmap_init(h);
 }
@@ -41,7 +41,7 @@ resize(struct hmap *h, size_t new_mask)
         }
     }
     if (h->buckets != &h->one) {
-        free(h->buckets);
+        xfree(h->buckets);
     }
     h->mask = new_mask;
     if (buckets) {

@@ -33,7 +33,7 @@ release_row(struct shared_datum *sd, const struct table_schema *ts)
             shared_datum_release(&sd[i].d, sd[i].refcnt,
                                  &ts->columns[i]->type);
         }
-        free(sd);
+        xfree(sd);
     }
 }
 
@@ -89,8 +89,8 @@ monitor_changes_destroy(struct monitor_changes *mc)
         struct monitor_change *c = mc->order[i];
         release_row(c->old, ts);
         release_row(c->new, ts);
-        free(c);
+        xfree(c);
     }
-    free(mc->order);
+    xfree(mc->order);
     hmap_destroy(&mc->rows);
 }

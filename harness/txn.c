@@ -204,7 +204,7 @@ txn_table_from_json(struct txn *txn, struct table *t,
         if (error) {
             char *e = xasprintf("table %s row %s: %s", t->schema->name,
                                 node->name, error);
-            free(error);
+            xfree(error);
             return e;
         }
     }
@@ -647,8 +647,8 @@ assess_column(struct txn *txn, struct txn_row *tr,
         }
     }
     remove_keys(tr->new, ts, i, &gone);
-    free(gone.keys);
-    free(gone.values);
+    xfree(gone.keys);
+    xfree(gone.values);
 
     struct changes ch;
     memset(&ch, 0, sizeof ch);
@@ -676,12 +676,12 @@ assess_column(struct txn *txn, struct txn_row *tr,
                            &tr->added_refs, &missing);
     find_and_add_weak_refs(txn, tr, tr->new, &ch.removed, c,
                            &tr->deleted_refs, NULL);
-    free(ch.added.keys);
-    free(ch.added.values);
-    free(ch.removed.keys);
-    free(ch.removed.values);
+    xfree(ch.added.keys);
+    xfree(ch.added.values);
+    xfree(ch.removed.keys);
+    xfree(ch.removed.values);
     remove_keys(tr->new, ts, i, &missing.d);
-    free(missing.d.keys);
+    xfree(missing.d.keys);
 
     if (d->n != orig_n) {
         bit_set(tr->changed, i);
@@ -1051,9 +1051,9 @@ static void
 txn_destroy(struct txn *txn)
 {
     for (size_t k = 0; k < txn->n_rows; k++) {
-        free(txn->rows[k]);
+        xfree(txn->rows[k]);
     }
-    free(txn->rows);
+    xfree(txn->rows);
     hmap_destroy(&txn->by_uuid);
     for (unsigned int i = 0; i < txn->db->schema->n_tables; i++) {
         struct hmap *h = txn->txn_indexes[i];
@@ -1062,10 +1062,10 @@ txn_destroy(struct txn *txn)
                  j++) {
                 hmap_destroy(&h[j]);
             }
-            free(h);
+            xfree(h);
         }
     }
-    free(txn->txn_indexes);
+    xfree(txn->txn_indexes);
 }
 
 struct txn *
@@ -1116,7 +1116,7 @@ txn_commit(struct txn *txn, txn_commit_cb *cb, void *aux)
         db->n_txns++;
     }
     txn_destroy(txn);
-    free(txn);
+    xfree(txn);
     return error;
 }
 
@@ -1148,7 +1148,7 @@ txn_apply_record(struct db *db, const struct json *json)
     if (error) {
         abort_txn(txn);
         txn_destroy(txn);
-        free(txn);
+        xfree(txn);
         return error;
     }
     return txn_commit(txn, NULL, NULL);
