@@ -178,14 +178,14 @@ row_field_release(struct row *r, const struct table_schema *ts,
 {
     if (db_model == DB_MODEL_FULL) {
         unsigned int **refcnt = &row_refcnts(r, ts)[i];
-        if (*refcnt && --**refcnt) {
-            /* Still shared: the other copy keeps the atoms. */
-            datum_init_empty(&r->fields[i]);
+        if (*refcnt) {
+            /* Shared: the last copy released frees the atoms. */
+            shared_datum_release(&r->fields[i], *refcnt,
+                                 &ts->columns[i]->type);
+            *refcnt = NULL;
         } else {
-            xfree(*refcnt);
             datum_destroy(&r->fields[i], &ts->columns[i]->type);
         }
-        *refcnt = NULL;
     } else {
         datum_destroy(&r->fields[i], &ts->columns[i]->type);
     }
@@ -197,9 +197,7 @@ row_field_share(struct row *r, const struct table_schema *ts, unsigned int i,
 {
     unsigned int **rc = &row_refcnts(r, ts)[i];
     if (!*rc) {
-        enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
-        *rc = xmalloc(sizeof **rc);
-        xalloc_category_set(old);
+        *rc = xmalloc_as(XALLOC_MODEL, sizeof **rc);
         **rc = 1;
     }
     (**rc)++;
@@ -301,22 +299,13 @@ row_clone_shared(const struct row *src_, const struct table_schema *ts)
 {
     struct row *src = (struct row *) src_;
     struct row *r = row_alloc(ts);
-    unsigned int **src_refcnts = row_refcnts(src, ts);
     unsigned int **refcnts = row_refcnts(r, ts);
 
     r->uuid = src->uuid;
     r->version = src->version;
     row_ovs(r)->table = row_ovs(src)->table;
     for (unsigned int i = 0; i < ts->n_columns; i++) {
-        if (!src_refcnts[i]) {
-            enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
-            src_refcnts[i] = xmalloc(sizeof *src_refcnts[i]);
-            xalloc_category_set(old);
-            *src_refcnts[i] = 1;
-        }
-        r->fields[i] = src->fields[i];
-        refcnts[i] = src_refcnts[i];
-        (*refcnts[i])++;
+        row_field_share(src, ts, i, &r->fields[i], &refcnts[i]);
     }
 
     struct hmap *dst_refs = &row_ovs(src)->dst_refs;
