@@ -39,13 +39,6 @@ string_hash_bytes(const char *s, size_t len)
     return hash_bytes(s, len, 0);
 }
 
-/* Tags what 'expr' allocates with category 'cat' (memory breakdown). */
-#define TAGGED(CAT, EXPR)                                               \
-    ({ enum xalloc_category old_ = xalloc_category_set(CAT);            \
-       __typeof__(EXPR) r_ = (EXPR);                                    \
-       xalloc_category_set(old_);                                       \
-       r_; })
-
 /* Impl identity. */
 
 static const struct json_impl_info impl_info = {
@@ -191,8 +184,7 @@ array_create_n(struct json *const *elems, size_t n)
         array_set_inline(json, elems, n);
         return json;
     }
-    return json_array_create(TAGGED(XALLOC_ARRAY,
-                                    xmemdup(elems, n * sizeof *elems)), n);
+    return json_array_create(xmemdup(elems, n * sizeof *elems), n);
 }
 
 struct json *
@@ -391,14 +383,14 @@ struct json *
 json_serialized_object_create(const struct json *src)
 {
     return json_serialized_object_create_nocopy(
-        TAGGED(XALLOC_STRING, json_to_string(src, 0)));
+        json_to_string(src, 0));
 }
 
 struct json *
 json_serialized_object_create_from_text(const char *text)
 {
     return json_serialized_object_create_nocopy(
-        TAGGED(XALLOC_STRING, xstrdup(text)));
+        xstrdup(text));
 }
 
 const char *
@@ -493,8 +485,7 @@ json_deep_clone(const struct json *json)
             array_set_inline(copy, elems, n);
             return copy;
         }
-        struct json **elems = (n ? TAGGED(XALLOC_ARRAY,
-                                          xmalloc(n * sizeof *elems))
+        struct json **elems = (n ? xmalloc_as(XALLOC_ARRAY, n * sizeof *elems)
                                : NULL);
         for (size_t i = 0; i < n; i++) {
             elems[i] = json_deep_clone(src[i]);
