@@ -19,6 +19,9 @@ import time
 GEN, ROOT = sys.argv[1], sys.argv[2]
 SCHEMA = "/usr/share/ovn/ovn-%s.ovsschema"
 RUN_TIMEOUT = 240
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from jsonbench.realovs.proc import fine_cpu_clock  # noqa: E402
+FINE_CPU = fine_cpu_clock()
 
 
 def fail(msg):
@@ -139,6 +142,11 @@ def test_results(tmp):
                 fail("time_unit %s" % r["time_unit"])
             for key in ("real_time", "cpu_time", "rss_bytes",
                         "peak_rss_bytes"):
+                # With 10 ms ticks only, a small dump's server CPU may
+                # truly read 0; with schedstat it must not.
+                if key == "cpu_time" and not FINE_CPU and \
+                        r.get(key, -1) >= 0:
+                    continue
                 if not r.get(key, 0) > 0:
                     fail("%s %s: %s = %r, not positive"
                          % (ds, w, key, r.get(key)))
@@ -216,6 +224,8 @@ def test_monitor(tmp):
                       ("monitor/initial", "rows_matching"),
                       ("monitor/updates", "iter_median_ms"),
                       ("monitor/updates", "cpu_after_load_s")):
+        if "cpu" in key and not FINE_CPU and metric(doc, name, key) >= 0:
+            continue            # ticks only: a small CPU may read 0
         if not metric(doc, name, key) > 0:
             fail("monitor: %s %s not positive" % (name, key))
     print("ok: monitor with real clients")

@@ -34,13 +34,55 @@ def _die_with_parent():
         pass
 
 
-def proc_cpu_s(pid):
-    """(user, sys) seconds of a live process, from /proc/<pid>/stat."""
+def _ticks_cpu_s(pid):
+    """(user, sys) seconds from /proc/<pid>/stat, in clock ticks (10 ms)."""
     with open("/proc/%d/stat" % pid) as f:
         stat = f.read()
     # The command name may hold spaces: split after its closing paren.
     fields = stat[stat.rindex(")") + 2:].split()
     return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def _schedstat_cpu_s(pid):
+    """Seconds on CPU of all of pid's threads, in nanoseconds' resolution
+    (/proc/<pid>/task/*/schedstat), or None where the kernel has no
+    schedstat.  Threads that already ended are not counted (ticks are)."""
+    total_ns = 0
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+        for tid in tasks:
+            try:
+                with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                    total_ns += int(f.read().split()[0])
+            except FileNotFoundError:
+                pass                    # the thread ended meanwhile
+    except (OSError, ValueError, IndexError):
+        return None
+    return total_ns / 1e9
+
+
+def proc_cpu_s(pid):
+    """(user, sys) seconds of a live process.
+
+    Ticks are 10 ms, so a small dump's server CPU reads 0.0 on a fast
+    machine.  Where schedstat gives more, its exact total is split between
+    user and sys in the proportion of the ticks (all user if no tick yet);
+    the total, which is what cpu_time reports, is then exact."""
+    user, sys_ = _ticks_cpu_s(pid)
+    fine = _schedstat_cpu_s(pid)
+    ticks = user + sys_
+    # The kernel's ticks are the same runtime cut down to a whole tick; any
+    # other gap means a thread ended, whose time only the ticks still hold.
+    if fine is None or not ticks <= fine < ticks + 1.0 / CLK_TCK:
+        return user, sys_
+    if ticks == 0:
+        return fine, 0.0
+    return fine * user / ticks, fine * sys_ / ticks
+
+
+def fine_cpu_clock():
+    """True if proc_cpu_s has better than tick resolution here."""
+    return _schedstat_cpu_s(os.getpid()) not in (None, 0.0)
 
 
 def proc_mem(pid):
