@@ -72,6 +72,10 @@ def parse_args(argv):
                     help="an OVS git tree (work tree or bare git dir): also measure the "
                          "claims whose change is a pair of OVS commits (claims/real-ovs.json) "
                          "on real OVS builds (cached), for the 'real OVS' columns")
+    ap.add_argument("--real-only", action="store_true",
+                    help="with --ovs-tree: measure only the real-OVS runs (real builds do "
+                         "not change when the model does; combine them later with a model "
+                         "run through --from-results MODEL --fill-from REAL --out NEW)")
     ap.add_argument("--ovs-claims", default=realclaims.DEFAULT_FILE,
                     help="the real-OVS pairs file (default claims/real-ovs.json)")
     ap.add_argument("--ovs-cache-dir", help="real OVS build cache (default "
@@ -85,6 +89,8 @@ def parse_args(argv):
         ap.error("--repetitions must be >= 1")
     if args.scale <= 0:
         ap.error("--scale must be > 0")
+    if args.real_only and not args.ovs_tree:
+        ap.error("--real-only needs --ovs-tree")
     return args
 
 
@@ -113,6 +119,8 @@ class Plan:
             self.sdoc = realclaims.shadow(self.doc, self.real_doc)
             self.real_groups, self.real_users = C.plan(self.sdoc, self.only, args.scale,
                                                        self.caps)
+        if getattr(args, "real_only", False):
+            self.groups, self.steps = [], []
 
     def n_runs(self):
         return sum(len(r) for _, r in self.groups)
@@ -122,8 +130,9 @@ def plan(args):
     """The Plan of this command line (claims module only: no build, no
     report); exits when --only matches nothing."""
     p = Plan(args)
-    if not p.groups:
-        sys.exit("reproduce: no claim matches --only %s" % args.only)
+    if not p.groups and not p.real_groups:
+        sys.exit("reproduce: no claim matches --only %s%s" % (
+            args.only, " with a real-OVS pair" if args.real_only else ""))
     return p
 
 
@@ -478,7 +487,9 @@ def fill(primary, other, out_dir):
         meta_a["runs"][key] = dict(info, source=os.path.basename(other))
         index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
         taken.append(key)
-    index["failures"] = [f for f in index.get("failures", []) if f["job"] not in taken]
+    taken_real = _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b)
+    index["failures"] = [f for f in index.get("failures", [])
+                         if f["job"] not in taken and f["job"] not in taken_real]
     have = {d["path"] for d in env.get("datasets", [])}
     env["datasets"] = env.get("datasets", []) + [d for d in env_b.get("datasets", [])
                                                  if d["path"] not in have]
@@ -492,6 +503,32 @@ def fill(primary, other, out_dir):
     gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
     gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta_a)
     log("reproduce: %d runs taken from %s" % (len(taken), build.rel(other)))
+
+
+def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
+    """The real-OVS half of fill(): when the primary has no real runs and the
+    other folder has (a --real-only run), all of them come along, with the
+    build targets they ran on.  Returns the run keys taken."""
+    real_b = meta_b.get("real")
+    if not real_b or meta_a.get("real", {}).get("runs"):
+        return []
+    taken = []
+    for key, info in real_b.get("runs", {}).items():
+        if info.get("file"):
+            dst = os.path.join(out_dir, info["file"])
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy(os.path.join(other, info["file"]), dst)
+            index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
+            taken.append(key)
+    index["failures"] = index.get("failures", []) + [
+        f for f in index_b.get("failures", []) if f["job"] in real_b.get("runs", {})
+        and "error" in real_b["runs"][f["job"]]]
+    for k in ("ovs_targets", "ovs_build_failures", "ovs_ab_pairs"):
+        if k in env_b:
+            env[k] = env_b[k]
+    meta_a["real"] = dict(real_b, source=os.path.basename(other))
+    log("reproduce: %d real-OVS runs taken from %s" % (len(taken), build.rel(other)))
+    return taken
 
 
 def _note_export(env):
@@ -552,7 +589,7 @@ def print_table(rows, real=None):
         heads += ["real OVS", "real vs claimed", "model vs real"]
         for t, r in zip(table, rows):
             t += realclaims.real_cells(real.get(r["id"]))
-    widths = [max(len(h), *(len(t[i]) for t in table)) for i, h in enumerate(heads)]
+    widths = [max([len(h)] + [len(t[i]) for t in table]) for i, h in enumerate(heads)]
     log("")
     log("  ".join(h.ljust(w) for h, w in zip(heads, widths)))
     for t in table:

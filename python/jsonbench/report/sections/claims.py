@@ -29,12 +29,20 @@ def build(ctx):
               ": single values, no median, so small changes are within run-to-run noise"
               if reps == 1 else ", values are medians"))
     filled = meta.get("filled_from")
-    if filled:
+    if filled and filled["runs"]:
         s.para("Runs not made by that command (the claims capped at a smaller scale, or "
                "left out with `--only`) come from `%s` (`scripts/reproduce.sh %s`, same "
                "build and datasets): %d runs; that reproduction took %.0f s." % (
                    filled["folder"], filled["command_args"], len(filled["runs"]),
                    filled.get("duration_s") or 0))
+    real_src = (meta.get("real") or {}).get("source")
+    if real_src:
+        s.para("The real-OVS runs come from `results/%s`, a separate `--real-only` "
+               "reproduction on the same datasets (real builds do not change with the "
+               "model): %d runs; it took %.0f s." % (
+                   real_src, sum(1 for v in meta["real"].get("runs", {}).values()
+                                 if v.get("file")),
+                   meta["real"].get("duration_s") or 0))
     if meta.get("complete") is False:
         s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
                "had not finished are marked 'not measured'.")
