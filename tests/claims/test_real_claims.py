@@ -203,6 +203,43 @@ def end_to_end():
               "t-bad row must say the build failed: %s" % bad)
         check("Real A/B" in md, "report has no real A/B section")
 
+        # The same measured in two halves: the real runs alone (--real-only),
+        # the model alone, then one folder from both (--fill-from).
+        common = [sys.executable, "-m", "jsonbench.reproduce", "--no-build",
+                  "--build-dir", BUILD, "--claims", claims_path,
+                  "--repetitions", "1", "--only", "t-good", "--no-report"]
+        real_out, model_out = os.path.join(tmp, "real"), os.path.join(tmp, "model")
+        p = subprocess.run(common + ["--real-only", "--ovs-claims", real_path,
+                                     "--ovs-tree", tree, "--ovs-cache-dir",
+                                     os.path.join(tmp, "cache"), "--out", real_out],
+                           env=env, capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, "--real-only: exit %d:\n%s"
+              % (p.returncode, (p.stdout + p.stderr)[-2000:]))
+        with open(os.path.join(real_out, C.RUN_FILE)) as f:
+            meta = json.load(f)
+        check(not meta.get("runs") and meta.get("real", {}).get("runs"),
+              "--real-only ran model runs or no real ones: %s" % meta.get("runs"))
+        p = subprocess.run(common + ["--out", model_out], env=env,
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, "model half: exit %d" % p.returncode)
+        both = os.path.join(tmp, "both")
+        p = subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
+                            "--build-dir", BUILD, "--claims", claims_path,
+                            "--from-results", model_out, "--fill-from", real_out,
+                            "--out", both], env=env, capture_output=True,
+                           text=True, timeout=300)
+        check(p.returncode == 0, "--fill-from: exit %d:\n%s"
+              % (p.returncode, (p.stdout + p.stderr)[-2000:]))
+        with open(os.path.join(both, "report.md")) as f:
+            md = f.read()
+        good = next((ln for ln in md.splitlines() if ln.startswith("| ") and
+                     "| t-good |" in ln), "")
+        cells = [c.strip() for c in good.strip("|").split("|")]
+        check(len(cells) == 10 and "HEAD~2 -> HEAD" in cells[6] and
+              "->" in cells[4] and cells[7] not in ("", "-"),
+              "filled t-good row lacks the model or the real half: %s" % cells)
+        check("--real-only" in md, "the report does not say where the real runs came from")
+
 
 unit_checks()
 end_to_end()
