@@ -7,6 +7,11 @@ Measured on tiny generated datasets (seeded, so byte-identical everywhere):
   - valgrind instruction counts (cachegrind, total Ir) of small workloads,
     and (callgrind, inclusive Ir of one run) of a few micro-benchmarks.
 Each metric has a threshold (percent increase allowed); exceeding one fails.
+Calibration (jsonbench.gatecal): the model's serialized impl and the
+installed real OVS (ovsdb-tool) load and compact the same tiny datasets
+under valgrind; the model/real ratios of instructions, malloc calls and
+peak heap are gated against the baseline's (a ratio drifting away from 1.0
+fails; with different real binaries they are only shown).
 Timings are only reported; they are gated with --timings, which also needs
 timing samples in the baseline and uses a Mann-Whitney U test.
 
@@ -28,8 +33,8 @@ import sys
 import tempfile
 import time
 
-from . import ROOT, build, gbench
-from .env import build_options
+from . import ROOT, build, gatecal, gbench
+from .env import build_options, git_short_commit
 from .util import sha256_of
 
 BASELINE = os.path.join(ROOT, "baselines", "gate.json")
@@ -75,6 +80,7 @@ THRESHOLDS = {
     "heap_allocated_bytes": 0.5,
     "cpu_time": 5.0,          # only with --timings
 }
+THRESHOLDS.update(gatecal.THRESHOLDS)
 # Metrics from the harness, per phase.
 PHASE_METRICS = ["alloc_calls", "alloc_bytes"]
 
@@ -204,14 +210,24 @@ def plan(args):
         micro = {k: v for k, v in micro.items() if k in keep}
     if not harness:
         raise MeasureError("no harness executables in %s" % build_dir)
+    # Calibration needs the serialized model: measured with the impls (or
+    # named by --calibration-harness), else left out.
+    cal = None
+    if not args.no_calibration:
+        cal_exe = args.calibration_harness or harness.get(gatecal.MODEL_IMPL)
+        if cal_exe:
+            cal = {"impl": gatecal.MODEL_IMPL, "exe": cal_exe,
+                   "real": args.real_ovsdb_tool or "ovsdb-tool"}
     return {"build_dir": build_dir, "harness": harness, "micro": micro,
             "workloads": ["%s/%s" % (w[1], w[0]) for w in WORKLOADS],
-            "datasets": [d[0] for d in DATASETS]}
+            "datasets": [d[0] for d in DATASETS], "calibration": cal}
 
 
 def measure(args):
     p = plan(args)
     build_dir, harness, micro = p["build_dir"], p["harness"], p["micro"]
+    if args.calibration_only:
+        harness, micro = {}, {}
     missing = build.unbuilt(harness) + ["micro " + i for i in build.unbuilt(micro)]
     if missing:
         raise MeasureError("not built in %s: %s (run ninja)" % (build_dir, ", ".join(missing)))
@@ -284,12 +300,29 @@ def measure(args):
                 for m in ("alloc_calls", "alloc_bytes"):
                     if m in b:
                         metrics["%s/micro/%s:%s" % (impl, b["name"], m)] = b[m]
+        calibration = None
+        if p["calibration"] is None:
+            calibration = {"skipped": "--no-calibration" if args.no_calibration else
+                           "impl %s not measured (--impls; or --calibration-harness EXE)"
+                           % gatecal.MODEL_IMPL}
+        elif not use_valgrind:
+            calibration = {"skipped": "valgrind off (not installed, --no-valgrind or a "
+                                      "sanitizer build)"}
+        else:
+            calibration = gatecal.measure(
+                p["calibration"]["exe"], data, tmp,
+                heap=facts.get("allocator") in ("glibc", "") and not sanitized(facts),
+                real_program=args.real_ovsdb_tool, commit=git_short_commit(ROOT), log=log)
+        if "skipped" in calibration:
+            log("gate: calibration skipped: %s" % calibration["skipped"])
     facts["valgrind"] = subprocess.run(["valgrind", "--version"], stdout=subprocess.PIPE,
                                        text=True).stdout.strip() if use_valgrind else ""
     return {
         "meta": dict(facts, datasets={k: sha256_of(v) for k, v in data.items()},
                      instructions_measured=bool(use_valgrind),
+                     calibration_only=bool(args.calibration_only),
                      seconds=round(time.time() - t0, 1)),
+        "calibration": calibration,
         "metrics": metrics,
         "timings": timings,
         "unavailable": unavailable,
@@ -310,6 +343,16 @@ def threshold_for(name, thresholds):
     return thresholds.get(metric_kind(name))
 
 
+def comparable(bm, cm):
+    """(instructions comparable, heap comparable, build facts that differ)
+    of two measurements' meta."""
+    keys = ("compiler", "build_type", "b_lto", "allocator", "cflags")
+    diff = [k for k in keys if bm.get(k, "") != cm.get(k, "")]
+    heap_ok = bm.get("allocator") == cm.get("allocator") and \
+        sanitized(bm) == sanitized(cm)
+    return not diff, heap_ok, diff
+
+
 def compare(base, cur, thresholds, gate_timings=False, alpha=0.05):
     """-> (status, rows, notes); rows: [name, base, cur, change%, limit%, verdict]."""
     notes, rows = [], []
@@ -321,18 +364,13 @@ def compare(base, cur, thresholds, gate_timings=False, alpha=0.05):
                      "profiles changed.  Nothing is comparable; refresh the baseline on "
                      "purpose: scripts/gate.sh --update-baseline" % ", ".join(sorted(stale)))
         return 2, rows, notes
-    ir_ok = True
-    keys = ("compiler", "build_type", "b_lto", "allocator", "cflags")
-    diff = [k for k in keys if bm.get(k, "") != cm.get(k, "")]
+    ir_ok, heap_ok, diff = comparable(bm, cm)
     if diff:
-        ir_ok = False
         notes.append("instruction counts NOT compared: the build differs from the "
                      "baseline's (%s).  Instruction counts depend on compiler and "
                      "options; build as scripts/test.sh does (release, build/) or "
                      "refresh the baseline." % "; ".join(
                          "%s: baseline %r, now %r" % (k, bm.get(k, ""), cm.get(k, "")) for k in diff))
-    heap_ok = bm.get("allocator") == cm.get("allocator") and \
-        sanitized(bm) == sanitized(cm)
     if not heap_ok:
         notes.append("heap bytes NOT compared: allocator or sanitizer differs from the baseline.")
     if not cm.get("instructions_measured"):
@@ -436,6 +474,15 @@ def parse_args(argv):
     ap.add_argument("--micro", action="append", metavar="IMPL=EXE")
     ap.add_argument("--no-micro", action="store_true")
     ap.add_argument("--no-valgrind", action="store_true")
+    ap.add_argument("--no-calibration", action="store_true",
+                    help="skip the model-vs-real calibration figures")
+    ap.add_argument("--calibration-only", action="store_true",
+                    help="measure and check only the calibration figures (about 1 min)")
+    ap.add_argument("--calibration-harness", metavar="EXE",
+                    help="the model executable calibrated against real OVS "
+                         "(default: the build's jsonbench-serialized when it is measured)")
+    ap.add_argument("--real-ovsdb-tool", metavar="PATH",
+                    help="the real ovsdb-tool (default: ovsdb-tool on PATH, Debian's 3.1)")
     ap.add_argument("--data-dir", help="where the tiny datasets go (default <build>/gate-data)")
     ap.add_argument("--verbose", "-v", action="store_true", help="print every metric")
     ap.add_argument("--plan", action="store_true",
@@ -471,7 +518,7 @@ def main(argv):
         return 0
     if args.update_baseline:
         old = gbench.read(args.baseline) if os.path.exists(args.baseline) else {}
-        cur["thresholds"] = old.get("thresholds", THRESHOLDS)
+        cur["thresholds"] = dict(THRESHOLDS, **old.get("thresholds", {}))
         os.makedirs(os.path.dirname(args.baseline), exist_ok=True)
         gbench.write_atomic(args.baseline, cur)
         log("gate: baseline written to %s (%d metrics); commit it with the change "
@@ -486,18 +533,31 @@ def main(argv):
     for t in args.threshold:
         k, _, v = t.partition("=")
         thresholds[k] = float(v)
-    status, rows, notes = compare(base, cur, thresholds, args.timings)
+    if cur.get("meta", {}).get("calibration_only"):
+        status, rows, notes = 0, [], []
+    else:
+        status, rows, notes = compare(base, cur, thresholds, args.timings)
     for n in notes:
         print("note: " + n)
     print_table(rows, only_interesting=not args.verbose)
+    ir_ok, heap_ok, _diff = comparable(base.get("meta", {}), cur.get("meta", {}))
+    cal_status, cal_rows, cal_notes = gatecal.compare(
+        base.get("calibration"), cur.get("calibration"), thresholds, ir_ok, heap_ok)
+    if status != 2:
+        gatecal.print_table(cur.get("calibration"), cal_rows, cal_notes, sys.stdout)
+        status = max(status, cal_status)
+    n_drift = sum(1 for r in cal_rows if r[7].startswith("DRIFT") and
+                  not r[7].endswith("(not gated)"))
     n_reg = sum(1 for r in rows if r[5].startswith("REGRESSION"))
     n_ok = sum(1 for r in rows if r[5] == "ok")
     if status == 1:
-        print("gate: FAILED: %d regression(s) beyond thresholds (%d metrics within)" % (n_reg, n_ok))
+        print("gate: FAILED: %d regression(s) and %d calibration drift(s) beyond thresholds "
+              "(%d metrics within)" % (n_reg, n_drift, n_ok))
     elif status == 2:
         print("gate: baseline not comparable")
     else:
-        print("gate: passed: %d metrics within thresholds" % n_ok)
+        print("gate: passed: %d metrics and %d calibration ratios within thresholds"
+              % (n_ok, sum(1 for r in cal_rows if r[7] == "ok")))
     return status
 
 
