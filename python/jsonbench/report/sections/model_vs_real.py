@@ -2,11 +2,15 @@
 JSON representation, ratio model/real per metric, and the calibration
 chart (bars of model/real, a line at 1.0).  Ratios come from
 jsonbench.calibration; calibration_figure() is reused by the model's
-calibration work (issue 14)."""
+calibration work (issue 14).  A run without real targets still gets the
+section: the latest calibration the project knows, the regression gate's
+(baselines/gate.json, jsonbench.gatecal), labelled as such, and the one
+command that measures it on the run's own data."""
 
+import json
 import os
 
-from ... import calibration
+from ... import ROOT, calibration, gatecal
 from ..charts import figure
 from ..document import Figure, Section, Table
 from ..metrics import fmt_value
@@ -89,17 +93,106 @@ def calibration_figure(ctx, rows, title, name):
                         for r in rows], fontsize=8)
     for y, r in zip(ys, rows):
         ax.text(r["ratio"], y, " %.2f" % r["ratio"], va="center", fontsize=7)
-    ax.set_xlabel("model / real (blue: memory, orange: time)")
+    ax.set_xlabel("model / real (blue: memory, orange: time or work)")
     ax.set_xlim(0, max(1.2, max(r["ratio"] for r in rows) * 1.15))
     ax.set_title(title, fontsize=11)
     ax.grid(axis="x", alpha=0.3)
     return ctx.charts.save(fig, name)
 
 
+# The gate's baseline: where the calibration of a run without real OVS
+# comes from (tests point it elsewhere).
+GATE_BASELINE = os.path.join(ROOT, "baselines", "gate.json")
+GATE_DATASETS = ("NB scale 0.001 and SB scale 0.0005 snapshots, the NB log "
+                 "form (50 transactions) for compaction; seed 1")
+
+
+def measure_command(rs):
+    """The suite command that measures model/real on this run's data: its
+    scales, or its own database files (--dataset)."""
+    ds = rs.env.get("datasets") or []
+    files = [d["path"] for d in ds if d.get("scale") is None and d.get("path")]
+    scales = sorted({d["scale"] for d in ds if d.get("scale") is not None} |
+                    {e.scale for e in model_entries(rs) if e.scale is not None})
+    if files:
+        where = " ".join("--dataset %s" % f for f in files)
+    else:
+        where = "--scale %s" % (",".join("%g" % x for x in scales) or "0.01")
+    return ("scripts/suite.sh --impls serialized --ovs-installed --workloads "
+            "load,dump,compact,monitor --modes cache %s" % where)
+
+
+def gate_calibration(path):
+    """The baseline's calibration part when it holds ratios, else None."""
+    try:
+        with open(path) as f:
+            cal = json.load(f).get("calibration")
+    except (OSError, ValueError):
+        return None
+    return cal if cal and cal.get("ratios") else None
+
+
+def _span(rows, metric):
+    vals = [r["ratio"] for r in rows if r["metric"] == metric]
+    if not vals:
+        return None
+    lo, hi = min(vals), max(vals)
+    return "%.2fx" % lo if abs(hi - lo) < 0.005 else "%.2f-%.2fx" % (lo, hi)
+
+
+def known_calibration(ctx, path=None):
+    """The section of a run without real OVS: the gate's calibration."""
+    rs = ctx.results
+    s = Section("Model vs real OVS (calibration)", "model-vs-real")
+    cal = gate_calibration(path or GATE_BASELINE)
+    cmd = measure_command(rs)
+    if cal is None:
+        s.para("**No real OVS ran in this suite, and no calibration is "
+               "recorded** (the gate baseline has none; `scripts/gate.sh "
+               "--update-baseline` records one).  Measure model/real on this "
+               "run's data with `%s`." % cmd)
+        return s
+    rows = gatecal.report_rows(cal)
+    parts = []
+    for metric, text in (("instructions", "instructions"),
+                         ("alloc_blocks", "malloc calls"),
+                         ("peak_heap_bytes", "peak heap")):
+        span = _span(rows, metric)
+        if span:
+            parts.append("%s %s" % (text, span))
+    real = cal.get("real", {})
+    s.para("**No real OVS ran in this suite: this is the latest calibration "
+           "the project knows, the regression gate's, not a measurement of "
+           "this run.**  Model `%s` / real %s on the gate's tiny datasets: %s "
+           "(model/real; below 1 the model does less than the real server)."
+           % (cal.get("model_impl", "serialized"),
+              real.get("version") or real.get("name", "OVS"), ", ".join(parts)))
+    s.para("Source: `baselines/gate.json`, measured %s at commit %s; datasets: "
+           "%s.  Both sides under valgrind: instructions (cachegrind) "
+           "and malloc calls (DHAT) net of the same command on an empty "
+           "database, peak heap (DHAT) of the whole process; load is "
+           "`ovsdb-tool query` against the model's `load`, compact "
+           "`ovsdb-tool compact` against the model's `compact` "
+           "(docs/real-ovs.md, *Calibration in the gate*)."
+           % (cal.get("measured_at", "?"), cal.get("commit") or "?",
+              GATE_DATASETS))
+    s.para("Measure it on this run's data (RSS after load, load CPU, "
+           "compaction time and peak RSS, dump and monitor CPU, model/real): "
+           "`%s`." % cmd)
+    s.add(ratio_table(rows))
+    fig = calibration_figure(ctx, rows, "Gate calibration: model %s / %s" % (
+        cal.get("model_impl", "serialized"), real.get("name", "real OVS")),
+        "calibration-gate")
+    if fig:
+        s.add(Figure(fig, "model/real per dataset and figure on the gate's tiny "
+                          "datasets (line at 1.0)"))
+    return s
+
+
 def build(ctx):
     rs = ctx.results
     if not real_entries(rs) and not rs.env.get("ovs_build_failures"):
-        return None
+        return known_calibration(ctx)
     s = Section("Model vs real OVS", "model-vs-real")
     s.para("The model's impls and real OVS builds on the same datasets, "
            "workloads and repetitions.  Real OVS is measured from outside "
