@@ -2,12 +2,16 @@
 # CI regression gate: measures deterministic figures of the release build in
 # build/ (allocation calls/bytes, heap after load, valgrind instruction
 # counts) on tiny generated datasets and compares them with the committed
-# baselines/gate.json.  Exit 0 within thresholds, 1 on a regression (table of
-# what, by how much, where), 2 if the baseline is not comparable.
+# baselines/gate.json, and the model's calibration: model/real ratios of the
+# serialized impl against the installed ovsdb-tool under valgrind (a ratio
+# drifting away from 1.0 fails).  Exit 0 within thresholds, 1 on a
+# regression or drift (table of what, by how much, where), 2 if the
+# baseline is not comparable.
 #
 #   scripts/gate.sh                    check (what .ci/run does)
 #   scripts/gate.sh --update-baseline  refresh baselines/gate.json on purpose
 #   scripts/gate.sh --timings          also gate CPU time (Mann-Whitney U)
+#   scripts/gate.sh --calibration-only only the model-vs-real calibration
 #   scripts/gate.sh --help             every option
 #
 # The baseline must come from the same build options as CI: build/ set up
