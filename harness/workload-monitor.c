@@ -479,9 +479,12 @@ const struct workload workload_monitor = {
             "           --table T (default Logical_Flow), --condition JSON\n"
             "           (default [[\"actions\",\"!=\",\"drop;\"]] for "
             "Logical_Flow,\n"
-            "           else [true]); phases: load, initial, updates\n"
-            "           (per-batch iterations, counter cpu_after_load_s), "
-            "free\n",
+            "           else [true]); the real-OVS runner's monitor (the\n"
+            "           full model parses each batch's transact request);\n"
+            "           phases: load, initial (initial_cpu_s), updates\n"
+            "           (per-batch iterations, updates_cpu_s, "
+            "cpu_after_load_s,\n"
+            "           poll_interval_*), free\n",
     .needs_dataset = true,
     .prepare = monitor_prepare,
     .describe = monitor_describe,
