@@ -22,6 +22,11 @@ Metrics (medians over repetitions; times in seconds):
                         writes the file: the model's two phases)
   compact peak RSS      compact/compact peak_rss_bytes
   dump CPU (server)     dump/dump cpu_time
+  raft leader RSS, raft leader CPU
+                        raft/send rss_bytes and cpu_time: the leader after
+                        and during the inserts (the model's raft runs of
+                        one --mode, 'serialized' by default: every real
+                        build paired here has 0de882954)
   monitor initial CPU, updates CPU, CPU after load (N clients)
                         server CPU of monitor/initial (the N clients'
                         initial replies) and monitor/updates (the K
@@ -42,6 +47,9 @@ _TIME_UNIT_S = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 # monitors without one (ovsdb_monitor_get_update()).  The model's 'tree'
 # mode is that; 'cache' would be the counterpart of unconditional clients.
 DEFAULT_MONITOR_MODE = "tree"
+# Raft keeps its log entries serialized since OVS commit 0de882954 (2.17):
+# the model's raft --mode serialized; tree is the counterpart of older ones.
+DEFAULT_RAFT_MODE = "serialized"
 
 
 def _first(*vals):
@@ -78,7 +86,12 @@ METRICS = [
      lambda v: _get(v, "compact", "compact", "peak_rss_bytes")),
     ("dump_cpu", "dump CPU (server)", "s",
      lambda v: _get(v, "dump", "dump", "cpu_time")),
+    ("raft_leader_rss", "raft leader RSS", "bytes",
+     lambda v: _get(v, "raft", "send", "rss_bytes")),
+    ("raft_leader_cpu", "raft leader CPU (inserts)", "s",
+     lambda v: _get(v, "raft", "send", "cpu_time")),
 ]
+RAFT_VARIANT = re.compile(r"^raft-([a-z]+)$")
 MONITOR_VARIANT = re.compile(r"^monitor-(?:([a-z]+)-)?c(\d+)$")
 
 
@@ -123,10 +136,12 @@ def base_dataset(label):
     return label[:-4] if label.endswith("-log") else label
 
 
-def results_for(medians, impl, monitor_mode=DEFAULT_MONITOR_MODE):
+def results_for(medians, impl, monitor_mode=DEFAULT_MONITOR_MODE,
+                raft_mode=DEFAULT_RAFT_MODE):
     """{dataset base: {variant: phases}} of one impl or real build.  Model
     monitor variants (monitor-<mode>-c<N>) of 'monitor_mode' become
-    monitor-c<N>, the real runs' name; other modes are left out."""
+    monitor-c<N>, and raft variants (raft-<mode>) of 'raft_mode' become
+    raft, the real runs' names; other modes are left out."""
     out = {}
     for (ds, variant, who), phases in medians.items():
         if who != impl:
@@ -136,6 +151,11 @@ def results_for(medians, impl, monitor_mode=DEFAULT_MONITOR_MODE):
             if m.group(1) and m.group(1) != monitor_mode:
                 continue
             variant = "monitor-c%s" % m.group(2)
+        m = RAFT_VARIANT.match(variant)
+        if m:
+            if m.group(1) != raft_mode:
+                continue
+            variant = "raft"
         out.setdefault(base_dataset(ds), {})[variant] = phases
     return out
 
@@ -187,7 +207,8 @@ def ratios(model_results, real_results):
 
 
 def pair_ratios(medians, model_impl, real_impl,
-                monitor_mode=DEFAULT_MONITOR_MODE):
+                monitor_mode=DEFAULT_MONITOR_MODE,
+                raft_mode=DEFAULT_RAFT_MODE):
     """ratios() of one model impl and one real build in 'medians'."""
-    return ratios(results_for(medians, model_impl, monitor_mode),
+    return ratios(results_for(medians, model_impl, monitor_mode, raft_mode),
                   results_for(medians, real_impl))

@@ -52,6 +52,10 @@ model = {
         initial={"cpu_time": 27.0},
         updates={"cpu_time": 3.0, "cpu_after_load_s": 30.0}),
     ("nb-1", "load", "ovs"): phases(load={"cpu_time": 99.0}),
+    ("nb-1", "raft-serialized", "serialized"): phases(
+        send={"rss_bytes": 900.0, "cpu_time": 0.3}),
+    ("nb-1", "raft-tree", "serialized"): phases(
+        send={"rss_bytes": 5000.0, "cpu_time": 9.0}),
 }
 real = {
     ("nb-1", "load", "ovs-debian"): phases(
@@ -62,6 +66,8 @@ real = {
     ("sb-1", "dump", "ovs-debian"): phases(
         load={"cpu_time": 40.0, "rss_after_load_bytes": 2500.0},
         dump={"cpu_time": 0.0}),
+    ("nb-1", "raft", "ovs-debian"): phases(
+        send={"rss_bytes": 1000.0, "cpu_time": 0.6}),
     ("sb-1", "monitor-c10", "ovs-debian"): phases(
         initial={"cpu_time": 4.0},
         updates={"cpu_time": 2.0, "cpu_after_load_s": 6.0}),
@@ -77,6 +83,8 @@ want = {
     ("nb-1", "compact_cpu"): 0.5,           # (2 + 1) / 6
     ("nb-1", "compact_peak_rss"): 0.5,
     ("nb-1", "dump_cpu"): 0.8,
+    ("nb-1", "raft_leader_rss"): 0.9,       # serialized mode by default
+    ("nb-1", "raft_leader_cpu"): 0.5,
     ("sb-1", "rss_after_load"): 0.8,        # from the dump run's load phase
     ("sb-1", "load_cpu"): 0.5,
     # tree mode by default (conditional clients get no json cache):
@@ -107,6 +115,10 @@ check(len(mon) == 1 and mon[0]["metric"] == "monitor_cpu_c10"
       "monitor_mode=cache must pick the cache run (which has no phase "
       "CPU here): %s" % mon)
 check(C.DEFAULT_MONITOR_MODE == "tree", "default monitor mode is tree")
+tree_raft = {r["metric"]: r["ratio"] for r in C.pair_ratios(
+    medians, "serialized", "ovs-debian", raft_mode="tree")}
+check(near(tree_raft.get("raft_leader_rss"), 5.0),
+      "raft_mode=tree must pick the tree run: %s" % tree_raft)
 check(C.pair_ratios(medians, "ovs", "ovs-debian") ==
       [r for r in C.pair_ratios(medians, "ovs", "ovs-debian")
        if r["metric"] == "load_cpu"], "ovs has only load CPU")
