@@ -87,7 +87,6 @@ struct monitor {
     enum monitor_mode mode;
     const struct column_schema *mod_column;     /* Changed by updates. */
     struct row **rows;          /* All rows, sorted by UUID. */
-    struct ds out;              /* Serialized messages (a sink). */
     size_t reply_bytes;         /* Full model: transact replies' bytes. */
 };
 
@@ -126,13 +125,25 @@ wrap(struct json *tu, int client, const struct column_schema *modified)
             : jsonrpc_reply(json_integer_create(client), tu));
 }
 
-static void
-send_msg(struct phases *p, struct monitor *m, struct json *msg)
+/* Serializes 'msg' (taken) as jsonrpc_send() does: into a buffer of its
+ * own, freed once sent.  (A buffer kept from message to message would
+ * spare the allocator the large blocks the server takes for each one.) */
+static size_t
+serialize_msg(struct json *msg)
 {
-    ds_clear(&m->out);
-    json_to_ds(msg, 0, &m->out);
+    struct ds out = DS_EMPTY_INITIALIZER;
+
+    json_to_ds(msg, 0, &out);
     json_destroy(msg);
-    phases_bytes_out(p, m->out.length);
+    size_t n = out.length;
+    ds_destroy(&out);
+    return n;
+}
+
+static void
+send_msg(struct phases *p, struct json *msg)
+{
+    phases_bytes_out(p, serialize_msg(msg));
 }
 
 /* Sends 'rows' to every client in the configured mode: as the initial reply
@@ -148,7 +159,7 @@ compose_and_send(struct phases *p, struct monitor *m, int first_client,
         for (int c = first_client; c < first_client + n_clients; c++) {
             struct json *tu = update2_table_updates(
                 ts->name, update2_rows_tree(ts, rows, n, modified));
-            send_msg(p, m, wrap(tu, c, modified));
+            send_msg(p, wrap(tu, c, modified));
         }
         return;
     }
@@ -160,7 +171,7 @@ compose_and_send(struct phases *p, struct monitor *m, int first_client,
     struct json *cached = json_serialized_object_create(tu);
     json_destroy(tu);
     for (int c = first_client; c < first_client + n_clients; c++) {
-        send_msg(p, m, wrap(json_clone(cached), c, modified));
+        send_msg(p, wrap(json_clone(cached), c, modified));
     }
     json_destroy(cached);
 }
@@ -224,10 +235,7 @@ full_batch(struct phases *p, struct monitor *m,
     if (!error) {
         /* The reply goes to the transacting client; bytes_out counts what
          * the monitoring clients get, the same in both models. */
-        ds_clear(&m->out);
-        json_to_ds(reply, 0, &m->out);
-        json_destroy(reply);
-        m->reply_bytes += m->out.length;
+        m->reply_bytes += serialize_msg(reply);
 
         const char *table = m->table->schema->name;
         if (m->mode == MODE_TREE) {
@@ -235,7 +243,7 @@ full_batch(struct phases *p, struct monitor *m,
                 struct json *rows = monitor_changes_update2(&mc, &m->cond,
                                                             false);
                 if (rows) {
-                    send_msg(p, m, update2_notification(
+                    send_msg(p, update2_notification(
                                  update2_table_updates(table, rows)));
                 }
             }
@@ -247,7 +255,7 @@ full_batch(struct phases *p, struct monitor *m,
                 struct json *cached = json_serialized_object_create(tu);
                 json_destroy(tu);
                 for (int c = 0; c < o->clients; c++) {
-                    send_msg(p, m, update2_notification(json_clone(cached)));
+                    send_msg(p, update2_notification(json_clone(cached)));
                 }
                 json_destroy(cached);
             }
@@ -402,7 +410,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
                 }
                 tu = json_clone(cached);
             }
-            send_msg(p, &m, wrap(tu, c, NULL));
+            send_msg(p, wrap(tu, c, NULL));
             units[n_units++] = metrics_now_ms() - t0;
         }
         json_destroy(cached);
@@ -464,7 +472,6 @@ out:
     xfree(m.rows);
     condition_destroy(&m.cond);
     db_destroy(m.db);
-    ds_destroy(&m.out);
     phases_end(p);
     return error;
 }
