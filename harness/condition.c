@@ -138,14 +138,18 @@ datum_excludes(const struct datum *big, const struct datum *small,
     return true;
 }
 
+/* 'fields' is the datum of column 0; column i's is 'stride' bytes further
+ * on per column (a row's fields, or a change set's old or new values). */
 static bool
-clause_matches(const struct clause *cl, const struct row *row)
+clause_matches(const struct clause *cl, const struct datum *fields,
+               size_t stride)
 {
     if (cl->function == CF_TRUE || cl->function == CF_FALSE) {
         return cl->function == CF_TRUE;
     }
     const struct ovsdb_type *t = &cl->column->type;
-    const struct datum *d = &row->fields[cl->column->index];
+    const struct datum *d = (const struct datum *) (const void *)
+        ((const char *) fields + cl->column->index * stride);
     int cmp;
 
     switch (cl->function) {
@@ -178,8 +182,15 @@ clause_matches(const struct clause *cl, const struct row *row)
 bool
 condition_matches(const struct condition *cond, const struct row *row)
 {
+    return condition_matches_at(cond, row->fields, sizeof *row->fields);
+}
+
+bool
+condition_matches_at(const struct condition *cond,
+                     const struct datum *fields, size_t stride)
+{
     for (size_t i = 0; i < cond->n; i++) {
-        if (!clause_matches(&cond->clauses[i], row)) {
+        if (!clause_matches(&cond->clauses[i], fields, stride)) {
             return false;
         }
     }

@@ -33,6 +33,11 @@ struct condition {
 char *condition_parse(struct condition *, const struct table_schema *,
                       const char *text);
 bool condition_matches(const struct condition *, const struct row *);
+/* The same on column values that are not a row's: column i's datum is at
+ * 'fields' + i * 'stride' bytes (a monitor change set's old or new values,
+ * which the server tests against each client's condition). */
+bool condition_matches_at(const struct condition *, const struct datum *fields,
+                          size_t stride);
 void condition_destroy(struct condition *);
 
 #endif

@@ -75,6 +75,9 @@ update2_rows_tree(const struct table_schema *ts, struct row **rows, size_t n,
                             datum_to_json(&rows[i]->fields[modified->index],
                                           &modified->type));
         }
+        /* `ovsdb-client monitor-cond` monitors _version too. */
+        union atom v = { .uuid = rows[i]->version };
+        json_object_put(cols, "_version", atom_to_json(&v, ATOMIC_UUID));
         struct json *update = json_object_create();
         json_object_put(update, modified ? "modify" : "initial", cols);
         char uuid[UUID_LEN + 1];
@@ -108,7 +111,10 @@ update2_rows_direct(const struct table_schema *ts, struct row **rows,
             ds_put_format(&text, "\"%s\":", c->name);
             datum_to_ds(d, &c->type, &text);
         }
-        ds_put_cstr(&text, "}}");
+        char v[UUID_LEN + 1];
+        uuid_format(&rows[i]->version, v);
+        ds_put_format(&text, "%s\"_version\":[\"uuid\",\"%s\"]}}",
+                      first ? "" : ",", v);
 
         char uuid[UUID_LEN + 1];
         uuid_format(&rows[i]->uuid, uuid);

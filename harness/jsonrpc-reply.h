@@ -28,8 +28,9 @@ struct json *dump_reply(const struct db *, long long id);
 struct json *insert_reply(const struct json *id, const struct uuid *);
 
 /* monitor_cond's <table-updates2> rows: {"<uuid>": {"initial": {<non-default
- * columns>}}, ...} if 'modified' is NULL, else {"<uuid>": {"modify":
- * {"<modified>": <value>}}, ...}.  The tree form builds every node; the
+ * columns>, "_version": V}}, ...} if 'modified' is NULL, else {"<uuid>":
+ * {"modify": {"<modified>": <value>, "_version": V}}, ...} (the columns
+ * `ovsdb-client monitor-cond` asks for include _version).  The tree form builds every node; the
  * direct form writes each row's text straight into a serialized node. */
 struct json *update2_rows_tree(const struct table_schema *, struct row **rows,
                                size_t n, const struct column_schema *modified);

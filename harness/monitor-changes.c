@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 
+#include "condition.h"
+#include "ds.h"
+#include "json.h"
 #include "util.h"
 
 void
@@ -93,4 +96,114 @@ monitor_changes_destroy(struct monitor_changes *mc)
     }
     xfree(mc->order);
     hmap_destroy(&mc->rows);
+}
+
+enum update2_kind { U2_NONE, U2_INSERT, U2_DELETE, U2_MODIFY };
+
+static enum update2_kind
+classify(const struct monitor_changes *mc, const struct monitor_change *c,
+         const struct condition *cond)
+{
+    bool old = c->old && condition_matches_at(cond, &c->old[0].d,
+                                              sizeof *c->old);
+    bool new = c->new && condition_matches_at(cond, &c->new[0].d,
+                                              sizeof *c->new);
+
+    if (old && new) {
+        return monitor_change_first_changed(mc, c) ? U2_MODIFY : U2_NONE;
+    }
+    return new ? U2_INSERT : old ? U2_DELETE : U2_NONE;
+}
+
+/* Whether column 'i' goes into an update of 'kind'. */
+static bool
+column_in_update(const struct monitor_change *c, unsigned int i,
+                 const struct ovsdb_type *type, enum update2_kind kind)
+{
+    return (kind == U2_INSERT
+            ? !datum_is_default(&c->new[i].d, type)
+            : !datum_equals(&c->old[i].d, &c->new[i].d, type));
+}
+
+static const char *
+kind_name(enum update2_kind kind)
+{
+    return (kind == U2_INSERT ? "insert"
+            : kind == U2_DELETE ? "delete" : "modify");
+}
+
+static struct json *
+row_update_tree(const struct table_schema *ts,
+                const struct monitor_change *c, enum update2_kind kind)
+{
+    struct json *cols;
+
+    if (kind == U2_DELETE) {
+        cols = json_null_create();
+    } else {
+        cols = json_object_create();
+        for (unsigned int i = 0; i < ts->n_columns; i++) {
+            const struct column_schema *col = ts->columns[i];
+            if (column_in_update(c, i, &col->type, kind)) {
+                json_object_put(cols, col->name,
+                                datum_to_json(&c->new[i].d, &col->type));
+            }
+        }
+        union atom v = { .uuid = c->row->version };
+        json_object_put(cols, "_version", atom_to_json(&v, ATOMIC_UUID));
+    }
+    struct json *update = json_object_create();
+    json_object_put(update, kind_name(kind), cols);
+    return update;
+}
+
+static struct json *
+row_update_direct(const struct table_schema *ts,
+                  const struct monitor_change *c, enum update2_kind kind)
+{
+    struct ds text = DS_EMPTY_INITIALIZER;
+
+    ds_put_format(&text, "{\"%s\":", kind_name(kind));
+    if (kind == U2_DELETE) {
+        ds_put_cstr(&text, "null}");
+    } else {
+        ds_put_char(&text, '{');
+        for (unsigned int i = 0; i < ts->n_columns; i++) {
+            const struct column_schema *col = ts->columns[i];
+            if (column_in_update(c, i, &col->type, kind)) {
+                ds_put_format(&text, "\"%s\":", col->name);
+                datum_to_ds(&c->new[i].d, &col->type, &text);
+                ds_put_char(&text, ',');
+            }
+        }
+        char v[UUID_LEN + 1];
+        uuid_format(&c->row->version, v);
+        ds_put_format(&text, "\"_version\":[\"uuid\",\"%s\"]}}", v);
+    }
+    return json_serialized_object_create_nocopy(ds_steal_cstr(&text));
+}
+
+struct json *
+monitor_changes_update2(const struct monitor_changes *mc,
+                        const struct condition *cond, bool direct)
+{
+    const struct table_schema *ts = mc->table->schema;
+    struct json *rows = NULL;
+
+    for (size_t i = 0; i < mc->n; i++) {
+        const struct monitor_change *c = mc->order[i];
+        enum update2_kind kind = classify(mc, c, cond);
+        if (kind == U2_NONE) {
+            continue;
+        }
+        if (!rows) {
+            rows = json_object_create();
+        }
+        char uuid[UUID_LEN + 1];
+        uuid_format(&c->uuid, uuid);
+        json_object_put(rows, uuid, (direct
+                                     ? row_update_direct(ts, c, kind)
+                                     : row_update_tree(ts, c, kind)));
+    }
+    return rows;
 }

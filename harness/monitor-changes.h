@@ -7,11 +7,15 @@
 #ifndef HARNESS_MONITOR_CHANGES_H
 #define HARNESS_MONITOR_CHANGES_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "db.h"
 #include "hmap.h"
 #include "txn.h"
+
+struct condition;
+struct json;
 
 struct shared_datum {
     struct datum d;
@@ -40,5 +44,19 @@ txn_commit_cb monitor_changes_add;
 /* The first column whose value differs between old and new, or NULL. */
 const struct column_schema *monitor_change_first_changed(
     const struct monitor_changes *, const struct monitor_change *);
+
+/* The <table-updates2> rows one client gets from the change set, composed
+ * as ovsdb_monitor_compose_update() does for a client whose condition is
+ * 'cond' (each client's condition is tested on each row's old and new
+ * values): "insert" if only the new values match, "delete" if only the old
+ * ones do, "modify" with the columns whose values differ if both do; rows
+ * whose columns did not change, or that match neither way, are left out.
+ * Every "insert" and "modify" carries the new "_version", as the monitored
+ * columns of `ovsdb-client monitor-cond` include it.  Columns are written
+ * whole (OVS writes a diff for set and map columns; the workload changes
+ * scalars).  'direct' writes each row's text into a serialized node.
+ * Returns NULL if no row is for this client (the server sends nothing). */
+struct json *monitor_changes_update2(const struct monitor_changes *,
+                                     const struct condition *, bool direct);
 
 #endif

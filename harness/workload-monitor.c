@@ -1,19 +1,26 @@
 /* monitor (seeds 2 and 3): N clients monitor one table with a condition
  * (default Logical_Flow with actions != "drop;"), get the initial reply and
- * then K batches of row modifications, in one of three ways:
- *   tree    every client gets its own JSON tree, built and serialized (as
- *           before the json cache);
+ * then K batches of R row modifications, in one of three ways:
+ *   tree    every client gets its own JSON tree, built and serialized: what
+ *           ovsdb-server does for a monitor with a condition, which its
+ *           json cache skips (ovsdb_monitor_get_update());
  *   cache   the update is built once, turned into a serialized node
  *           (json_serialized_object_create) and shared: each client's
- *           message clones it (seed 2; where the impl has no serialized
- *           nodes, this is a full clone per client, the cost it removed);
+ *           message clones it (seed 2: OVS does this for monitors without
+ *           a condition; where the impl has no serialized nodes, this is a
+ *           full clone per client, the cost it removed);
  *   direct  like cache, but each row is written straight into a buffer and
  *           wrapped with json_serialized_object_create_nocopy (seed 3).
- * Messages use the monitor_cond "update2" shape.  With the full model
- * (--model full) each batch is a transaction (txn.h) whose commit fills the
- * monitor's change set (monitor-changes.h), and the update is composed from
- * the changed columns found there, as ovsdb-server does; json-only changes
- * the rows in place. */
+ * Messages use the monitor_cond "update2" shape and carry _version, as the
+ * columns `ovsdb-client monitor-cond` asks for do.  The workload is the one
+ * the real-OVS runner runs (python/jsonbench/realovs/workloads.py): same
+ * column changed ("match" on Logical_Flow), same requests.  With the full
+ * model (--model full) each batch is a JSON-RPC "transact" request text,
+ * parsed and executed on a transaction (transact.h), whose commit fills the
+ * monitor's change set (monitor-changes.h); the reply is serialized, and
+ * each client's update2 is composed from the change set with its condition
+ * tested on the old and new values.  json-only changes the rows in place
+ * and composes from the known column. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +33,10 @@
 #include "monitor-changes.h"
 #include "ovsdb/rng.h"
 #include "ovsdb/schema.h"
+#include "ovsdb/uuid.h"
 #include "phases.h"
+#include "stats.h"
+#include "transact.h"
 #include "util.h"
 #include "workload.h"
 
@@ -77,16 +87,18 @@ struct monitor {
     enum monitor_mode mode;
     const struct column_schema *mod_column;     /* Changed by updates. */
     struct row **rows;          /* All rows, sorted by UUID. */
-    struct ds out;              /* Serialized messages (a sink). */
+    size_t reply_bytes;         /* Full model: transact replies' bytes. */
 };
 
-/* The column the updates change: the first scalar integer column, else the
- * first scalar string column, that the condition does not test. */
+/* The column the updates change: the first scalar string column without
+ * an enum ("match" on Logical_Flow, the column the real-OVS runner
+ * changes), else the first unbounded scalar integer column, that the
+ * condition does not test. */
 static const struct column_schema *
 choose_column(const struct table_schema *ts, const struct condition *cond)
 {
     for (int pass = 0; pass < 2; pass++) {
-        enum atomic_type want = pass ? ATOMIC_STRING : ATOMIC_INTEGER;
+        enum atomic_type want = pass ? ATOMIC_INTEGER : ATOMIC_STRING;
         for (unsigned int i = 0; i < ts->n_columns; i++) {
             const struct column_schema *c = ts->columns[i];
             bool in_cond = false;
@@ -113,13 +125,25 @@ wrap(struct json *tu, int client, const struct column_schema *modified)
             : jsonrpc_reply(json_integer_create(client), tu));
 }
 
-static void
-send_msg(struct phases *p, struct monitor *m, struct json *msg)
+/* Serializes 'msg' (taken) as jsonrpc_send() does: into a buffer of its
+ * own, freed once sent.  (A buffer kept from message to message would
+ * spare the allocator the large blocks the server takes for each one.) */
+static size_t
+serialize_msg(struct json *msg)
 {
-    ds_clear(&m->out);
-    json_to_ds(msg, 0, &m->out);
+    struct ds out = DS_EMPTY_INITIALIZER;
+
+    json_to_ds(msg, 0, &out);
     json_destroy(msg);
-    phases_bytes_out(p, m->out.length);
+    size_t n = out.length;
+    ds_destroy(&out);
+    return n;
+}
+
+static void
+send_msg(struct phases *p, struct json *msg)
+{
+    phases_bytes_out(p, serialize_msg(msg));
 }
 
 /* Sends 'rows' to every client in the configured mode: as the initial reply
@@ -135,7 +159,7 @@ compose_and_send(struct phases *p, struct monitor *m, int first_client,
         for (int c = first_client; c < first_client + n_clients; c++) {
             struct json *tu = update2_table_updates(
                 ts->name, update2_rows_tree(ts, rows, n, modified));
-            send_msg(p, m, wrap(tu, c, modified));
+            send_msg(p, wrap(tu, c, modified));
         }
         return;
     }
@@ -147,7 +171,7 @@ compose_and_send(struct phases *p, struct monitor *m, int first_client,
     struct json *cached = json_serialized_object_create(tu);
     json_destroy(tu);
     for (int c = first_client; c < first_client + n_clients; c++) {
-        send_msg(p, m, wrap(json_clone(cached), c, modified));
+        send_msg(p, wrap(json_clone(cached), c, modified));
     }
     json_destroy(cached);
 }
@@ -159,7 +183,7 @@ modify_row(struct monitor *m, struct row *row, int batch, size_t i)
     struct datum *d = &row->fields[c->index];
 
     if (c->type.key.type == ATOMIC_INTEGER) {
-        d->keys[0].integer = d->keys[0].integer + 1;
+        d->keys[0].integer = batch + 1;
     } else {
         json_destroy(d->keys[0].s);
         d->keys[0].s = json_string_create_nocopy(
@@ -167,43 +191,116 @@ modify_row(struct monitor *m, struct row *row, int batch, size_t i)
     }
 }
 
-/* One update batch in the full model: a transaction changing the rows, its
- * commit filling the change set, the update composed from that.  The rows
- * are replaced by their new versions in 'matching'. */
+/* The text of batch 'k''s request, as the real-OVS runner sends it: one
+ * "update" per row, naming the row by _uuid and setting the column. */
+static char *
+batch_request(const struct monitor *m, int k, struct row **rows, size_t n)
+{
+    const struct column_schema *c = m->mod_column;
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    ds_put_format(&ds, "{\"method\":\"transact\",\"params\":[\"%s\"",
+                  m->db->schema->name);
+    for (size_t i = 0; i < n; i++) {
+        char uuid[UUID_LEN + 1];
+        uuid_format(&rows[i]->uuid, uuid);
+        ds_put_format(&ds, ",{\"op\":\"update\",\"table\":\"%s\","
+                      "\"where\":[[\"_uuid\",\"==\",[\"uuid\",\"%s\"]]],"
+                      "\"row\":{\"%s\":", m->table->schema->name, uuid,
+                      c->name);
+        if (c->type.key.type == ATOMIC_INTEGER) {
+            ds_put_format(&ds, "%d}}", k + 1);
+        } else {
+            ds_put_format(&ds, "\"batch%d-row%zu\"}}", k, i);
+        }
+    }
+    ds_put_format(&ds, "],\"id\":%d}", k);
+    return ds_steal_cstr(&ds);
+}
+
+/* One update batch in the full model: the request parsed and executed,
+ * its commit filling the change set, the reply serialized, then each
+ * client's update2 composed from the change set and serialized. */
 static char *
 full_batch(struct phases *p, struct monitor *m,
-           const struct workload_options *o, struct row **matching,
-           size_t n_matching, size_t start, size_t stride, size_t per_batch,
-           int k, struct row **batch)
+           const struct workload_options *o, const char *request,
+           struct rng *versions)
 {
-    const struct table_schema *ts = m->table->schema;
-    struct txn *txn = txn_create(m->db);
-
-    for (size_t i = 0; i < per_batch; i++) {
-        size_t idx = (start + i * stride) % n_matching;
-        struct row *row = txn_modify_row(txn, m->table, matching[idx]);
-        matching[idx] = row;
-        row_field_unshare(row, ts, m->mod_column->index);
-        modify_row(m, row, k, i);
-    }
-
     struct monitor_changes mc;
+    struct json *reply;
+
     monitor_changes_init(&mc, m->table);
-    char *error = txn_commit(txn, monitor_changes_add, &mc);
+    char *error = transact_run(m->db, request, strlen(request), versions,
+                               monitor_changes_add, &mc, &reply);
     if (!error) {
-        size_t n = 0;
-        for (size_t i = 0; i < mc.n; i++) {
-            const struct column_schema *c
-                = monitor_change_first_changed(&mc, mc.order[i]);
-            if (c) {
-                /* Only 'mod_column' changes, so the update names it. */
-                batch[n++] = mc.order[i]->row;
+        /* The reply goes to the transacting client; bytes_out counts what
+         * the monitoring clients get, the same in both models. */
+        m->reply_bytes += serialize_msg(reply);
+
+        const char *table = m->table->schema->name;
+        if (m->mode == MODE_TREE) {
+            for (int c = 0; c < o->clients; c++) {
+                struct json *rows = monitor_changes_update2(&mc, &m->cond,
+                                                            false);
+                if (rows) {
+                    send_msg(p, update2_notification(
+                                 update2_table_updates(table, rows)));
+                }
+            }
+        } else {
+            struct json *rows = monitor_changes_update2(
+                &mc, &m->cond, m->mode == MODE_DIRECT);
+            if (rows) {
+                struct json *tu = update2_table_updates(table, rows);
+                struct json *cached = json_serialized_object_create(tu);
+                json_destroy(tu);
+                for (int c = 0; c < o->clients; c++) {
+                    send_msg(p, update2_notification(json_clone(cached)));
+                }
+                json_destroy(cached);
             }
         }
-        compose_and_send(p, m, 0, o->clients, batch, n, m->mod_column);
     }
     monitor_changes_destroy(&mc);
     return error;
+}
+
+/* The server's long poll intervals, as the real runner reads them from the
+ * server's log (OVS logs those of 1 s or more): here each unit of work the
+ * server does in one go -- a client's initial reply, a batch -- of 1 s or
+ * more.  Counters poll_interval_{count,min,median,p95,max}_ms. */
+static void
+poll_interval_counters(struct phases *p, const double *units, size_t n)
+{
+    double *longs = xmalloc((n ? n : 1) * sizeof *longs);
+    size_t n_long = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (units[i] >= 1000.0) {
+            longs[n_long++] = units[i];
+        }
+    }
+    struct stats st;
+    stats_compute(&st, longs, n_long);
+    double p95 = 0;
+    if (n_long) {
+        /* Nearest rank, as the runner's _percentile(). */
+        for (size_t i = 1; i < n_long; i++) {
+            for (size_t j = i; j > 0 && longs[j - 1] > longs[j]; j--) {
+                double t = longs[j];
+                longs[j] = longs[j - 1];
+                longs[j - 1] = t;
+            }
+        }
+        size_t r = (size_t) (0.95 * (n_long - 1) + 0.5);
+        p95 = longs[r < n_long ? r : n_long - 1];
+    }
+    phases_counter(p, "poll_interval_count", n_long);
+    phases_counter(p, "poll_interval_min_ms", st.min);
+    phases_counter(p, "poll_interval_median_ms", st.median);
+    phases_counter(p, "poll_interval_p95_ms", p95);
+    phases_counter(p, "poll_interval_max_ms", st.max);
+    xfree(longs);
 }
 
 static char *
@@ -250,23 +347,74 @@ monitor_run(struct phases *p, const struct workload_options *o)
         }
     }
 
-    double cpu_s = 0;
-    phases_begin(p, "initial");
-    if (m.mode == MODE_TREE) {
-        /* Each client's monitor evaluates its own condition. */
-        struct row **mine = xmalloc((m.table->n_rows + 1) * sizeof *mine);
-        for (int c = 0; c < o->clients; c++) {
-            size_t n = 0;
-            for (size_t i = 0; i < m.table->n_rows; i++) {
-                if (condition_matches(&m.cond, m.rows[i])) {
-                    mine[n++] = m.rows[i];
-                }
+    /* Update batches: 'batch_rows' distinct matching rows each, in UUID
+     * order, a strided walk from a random start (the real runner's
+     * choice); the full model's requests are written first, as a client
+     * would send them. */
+    size_t per_batch = (size_t) o->batch_rows < n_matching
+                       ? (size_t) o->batch_rows : n_matching;
+    struct row **batch = xmalloc((per_batch + 1) * sizeof *batch);
+    char **requests = xcalloc(o->batches, sizeof *requests);
+    size_t *starts = xmalloc(o->batches * sizeof *starts);
+    size_t stride = per_batch ? n_matching / per_batch : 1;
+    struct rng rng;
+    rng_init(&rng, o->seed);
+    for (int k = 0; k < o->batches; k++) {
+        starts[k] = rng_range(&rng, n_matching ? n_matching : 1);
+        if (db_model == DB_MODEL_FULL) {
+            for (size_t i = 0; i < per_batch; i++) {
+                batch[i] = matching[(starts[k] + i * stride) % n_matching];
             }
-            compose_and_send(p, &m, c, 1, mine, n, NULL);
+            requests[k] = batch_request(&m, k, batch, per_batch);
         }
+    }
+    /* New _version UUIDs, as every commit gives its changed rows. */
+    struct rng versions;
+    rng_init(&versions, o->seed + 1);
+
+    /* Units of work done in one go, for the poll-interval counters. */
+    double *units = xmalloc((o->clients + o->batches + 1) * sizeof *units);
+    size_t n_units = 0;
+    double cpu_s = 0;
+
+    phases_begin(p, "initial");
+    {
+        /* Each client's monitor_cond request: its reply composed (in tree
+         * mode with the client's own condition evaluated on every row), or
+         * the cached one cloned. */
+        struct row **mine = xmalloc((m.table->n_rows + 1) * sizeof *mine);
+        struct json *cached = NULL;
+        const struct table_schema *ts = m.table->schema;
+        for (int c = 0; c < o->clients; c++) {
+            double t0 = metrics_now_ms();
+            struct json *tu;
+            if (m.mode == MODE_TREE) {
+                size_t n = 0;
+                for (size_t i = 0; i < m.table->n_rows; i++) {
+                    if (condition_matches(&m.cond, m.rows[i])) {
+                        mine[n++] = m.rows[i];
+                    }
+                }
+                tu = update2_table_updates(
+                    ts->name, update2_rows_tree(ts, mine, n, NULL));
+            } else {
+                if (!cached) {
+                    struct json *t = update2_table_updates(
+                        ts->name, (m.mode == MODE_CACHE
+                                   ? update2_rows_tree(ts, matching,
+                                                       n_matching, NULL)
+                                   : update2_rows_direct(ts, matching,
+                                                         n_matching, NULL)));
+                    cached = json_serialized_object_create(t);
+                    json_destroy(t);
+                }
+                tu = json_clone(cached);
+            }
+            send_msg(p, wrap(tu, c, NULL));
+            units[n_units++] = metrics_now_ms() - t0;
+        }
+        json_destroy(cached);
         xfree(mine);
-    } else {
-        compose_and_send(p, &m, 0, o->clients, matching, n_matching, NULL);
     }
     phases_items(p, n_matching * o->clients);
     phases_end(p);
@@ -274,43 +422,48 @@ monitor_run(struct phases *p, const struct workload_options *o)
     cpu_s += (r->end.user_s - r->start.user_s) + (r->end.sys_s
                                                   - r->start.sys_s);
     phases_counter(p, "rows_matching", n_matching);
+    phases_counter(p, "initial_cpu_s", cpu_s);
 
-    /* Update batches: modify 'batch_rows' random matching rows each. */
-    size_t per_batch = (size_t) o->batch_rows < n_matching
-                       ? (size_t) o->batch_rows : n_matching;
-    struct row **batch = xmalloc((per_batch + 1) * sizeof *batch);
-    struct rng rng;
-    rng_init(&rng, o->seed);
     phases_begin(p, "updates");
     for (int k = 0; k < o->batches; k++) {
         double t0 = metrics_now_ms();
-        /* Distinct rows, in UUID order: a strided walk from a random
-         * start. */
-        size_t start = rng_range(&rng, n_matching ? n_matching : 1);
-        size_t stride = per_batch ? n_matching / per_batch : 1;
         if (db_model == DB_MODEL_FULL) {
-            error = full_batch(p, &m, o, matching, n_matching, start,
-                               stride, per_batch, k, batch);
+            error = full_batch(p, &m, o, requests[k], &versions);
             if (error) {
                 break;
             }
         } else {
             for (size_t i = 0; i < per_batch; i++) {
-                batch[i] = matching[(start + i * stride) % n_matching];
+                batch[i] = matching[(starts[k] + i * stride) % n_matching];
                 modify_row(&m, batch[i], k, i);
             }
             compose_and_send(p, &m, 0, o->clients, batch, per_batch,
                              m.mod_column);
         }
-        phases_iteration(p, metrics_now_ms() - t0);
+        double ms = metrics_now_ms() - t0;
+        phases_iteration(p, ms);
+        units[n_units++] = ms;
         phases_items(p, per_batch * o->clients);
     }
     phases_end(p);
     r = phases_last(p);
-    cpu_s += (r->end.user_s - r->start.user_s) + (r->end.sys_s
-                                                  - r->start.sys_s);
+    double upd_s = (r->end.user_s - r->start.user_s) + (r->end.sys_s
+                                                        - r->start.sys_s);
+    cpu_s += upd_s;
+    phases_counter(p, "updates_cpu_s", upd_s);
     phases_counter(p, "cpu_after_load_s", cpu_s);
     phases_counter(p, "rows_per_batch", per_batch);
+    phases_counter(p, "clients", o->clients);
+    if (db_model == DB_MODEL_FULL) {
+        phases_counter(p, "transact_reply_bytes", m.reply_bytes);
+    }
+    poll_interval_counters(p, units, n_units);
+    xfree(units);
+    for (int k = 0; k < o->batches; k++) {
+        xfree(requests[k]);
+    }
+    xfree(requests);
+    xfree(starts);
     xfree(batch);
     xfree(matching);
 
@@ -319,7 +472,6 @@ out:
     xfree(m.rows);
     condition_destroy(&m.cond);
     db_destroy(m.db);
-    ds_destroy(&m.out);
     phases_end(p);
     return error;
 }
@@ -334,9 +486,12 @@ const struct workload workload_monitor = {
             "           --table T (default Logical_Flow), --condition JSON\n"
             "           (default [[\"actions\",\"!=\",\"drop;\"]] for "
             "Logical_Flow,\n"
-            "           else [true]); phases: load, initial, updates\n"
-            "           (per-batch iterations, counter cpu_after_load_s), "
-            "free\n",
+            "           else [true]); the real-OVS runner's monitor (the\n"
+            "           full model parses each batch's transact request);\n"
+            "           phases: load, initial (initial_cpu_s), updates\n"
+            "           (per-batch iterations, updates_cpu_s, "
+            "cpu_after_load_s,\n"
+            "           poll_interval_*), free\n",
     .needs_dataset = true,
     .prepare = monitor_prepare,
     .describe = monitor_describe,

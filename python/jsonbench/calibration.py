@@ -22,8 +22,18 @@ Metrics (medians over repetitions; times in seconds):
                         writes the file: the model's two phases)
   compact peak RSS      compact/compact peak_rss_bytes
   dump CPU (server)     dump/dump cpu_time
-  monitor CPU after load (N clients)
-                        monitor/updates cpu_after_load_s
+  raft leader RSS, raft leader CPU
+                        raft/send rss_bytes and cpu_time: the leader after
+                        and during the inserts (the model's raft runs of
+                        one --mode, 'serialized' by default: every real
+                        build paired here has 0de882954)
+  monitor initial CPU, updates CPU, CPU after load (N clients)
+                        server CPU of monitor/initial (the N clients'
+                        initial replies) and monitor/updates (the K
+                        transact requests and their update2
+                        notifications), and cpu_after_load_s = their sum;
+                        the model's and the real runner's monitor run the
+                        same requests (docs/model.md, "Monitor")
 """
 
 import json
@@ -32,9 +42,14 @@ import re
 import statistics
 
 _TIME_UNIT_S = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-# Real OVS has had the monitor json cache since 2.17: the model's 'cache'
-# mode is its counterpart.
-DEFAULT_MONITOR_MODE = "cache"
+# The monitor's clients have a condition, and ovsdb-server composes and
+# serializes the update for each such client: its json cache serves only
+# monitors without one (ovsdb_monitor_get_update()).  The model's 'tree'
+# mode is that; 'cache' would be the counterpart of unconditional clients.
+DEFAULT_MONITOR_MODE = "tree"
+# Raft keeps its log entries serialized since OVS commit 0de882954 (2.17):
+# the model's raft --mode serialized; tree is the counterpart of older ones.
+DEFAULT_RAFT_MODE = "serialized"
 
 
 def _first(*vals):
@@ -71,7 +86,12 @@ METRICS = [
      lambda v: _get(v, "compact", "compact", "peak_rss_bytes")),
     ("dump_cpu", "dump CPU (server)", "s",
      lambda v: _get(v, "dump", "dump", "cpu_time")),
+    ("raft_leader_rss", "raft leader RSS", "bytes",
+     lambda v: _get(v, "raft", "send", "rss_bytes")),
+    ("raft_leader_cpu", "raft leader CPU (inserts)", "s",
+     lambda v: _get(v, "raft", "send", "cpu_time")),
 ]
+RAFT_VARIANT = re.compile(r"^raft-([a-z]+)$")
 MONITOR_VARIANT = re.compile(r"^monitor-(?:([a-z]+)-)?c(\d+)$")
 
 
@@ -116,10 +136,12 @@ def base_dataset(label):
     return label[:-4] if label.endswith("-log") else label
 
 
-def results_for(medians, impl, monitor_mode=DEFAULT_MONITOR_MODE):
+def results_for(medians, impl, monitor_mode=DEFAULT_MONITOR_MODE,
+                raft_mode=DEFAULT_RAFT_MODE):
     """{dataset base: {variant: phases}} of one impl or real build.  Model
     monitor variants (monitor-<mode>-c<N>) of 'monitor_mode' become
-    monitor-c<N>, the real runs' name; other modes are left out."""
+    monitor-c<N>, and raft variants (raft-<mode>) of 'raft_mode' become
+    raft, the real runs' names; other modes are left out."""
     out = {}
     for (ds, variant, who), phases in medians.items():
         if who != impl:
@@ -129,20 +151,41 @@ def results_for(medians, impl, monitor_mode=DEFAULT_MONITOR_MODE):
             if m.group(1) and m.group(1) != monitor_mode:
                 continue
             variant = "monitor-c%s" % m.group(2)
+        m = RAFT_VARIANT.match(variant)
+        if m:
+            if m.group(1) != raft_mode:
+                continue
+            variant = "raft"
         out.setdefault(base_dataset(ds), {})[variant] = phases
     return out
 
 
+def _monitor_cpu(v, variant, phase):
+    """Server CPU of one monitor phase: the phase's cpu_time."""
+    return _get(v, variant, phase, "cpu_time")
+
+
 def _monitor_metrics(model_v, real_v):
-    """One 'monitor CPU after load' metric per client count both ran."""
+    """Per client count both ran: monitor initial CPU, updates CPU and CPU
+    after load (initial + updates)."""
     counts = sorted({int(MONITOR_VARIANT.match(v).group(2))
                      for v in set(model_v) & set(real_v)
                      if MONITOR_VARIANT.match(v)})
-    return [("monitor_cpu_c%d" % n,
+    out = []
+    for n in counts:
+        var = "monitor-c%d" % n
+        out += [
+            ("monitor_initial_cpu_c%d" % n,
+             "monitor initial CPU (%d clients)" % n, "s",
+             lambda v, var=var: _monitor_cpu(v, var, "initial")),
+            ("monitor_updates_cpu_c%d" % n,
+             "monitor updates CPU (%d clients)" % n, "s",
+             lambda v, var=var: _monitor_cpu(v, var, "updates")),
+            ("monitor_cpu_c%d" % n,
              "monitor CPU after load (%d clients)" % n, "s",
-             lambda v, n=n: _get(v, "monitor-c%d" % n, "updates",
-                                 "cpu_after_load_s"))
-            for n in counts]
+             lambda v, var=var: _get(v, var, "updates",
+                                     "cpu_after_load_s"))]
+    return out
 
 
 def ratios(model_results, real_results):
@@ -164,7 +207,8 @@ def ratios(model_results, real_results):
 
 
 def pair_ratios(medians, model_impl, real_impl,
-                monitor_mode=DEFAULT_MONITOR_MODE):
+                monitor_mode=DEFAULT_MONITOR_MODE,
+                raft_mode=DEFAULT_RAFT_MODE):
     """ratios() of one model impl and one real build in 'medians'."""
-    return ratios(results_for(medians, model_impl, monitor_mode),
+    return ratios(results_for(medians, model_impl, monitor_mode, raft_mode),
                   results_for(medians, real_impl))

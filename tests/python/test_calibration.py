@@ -49,8 +49,13 @@ model = {
     ("sb-1", "monitor-cache-c10", "serialized"): phases(
         updates={"cpu_after_load_s": 3.0}),
     ("sb-1", "monitor-tree-c10", "serialized"): phases(
-        updates={"cpu_after_load_s": 30.0}),
+        initial={"cpu_time": 27.0},
+        updates={"cpu_time": 3.0, "cpu_after_load_s": 30.0}),
     ("nb-1", "load", "ovs"): phases(load={"cpu_time": 99.0}),
+    ("nb-1", "raft-serialized", "serialized"): phases(
+        send={"rss_bytes": 900.0, "cpu_time": 0.3}),
+    ("nb-1", "raft-tree", "serialized"): phases(
+        send={"rss_bytes": 5000.0, "cpu_time": 9.0}),
 }
 real = {
     ("nb-1", "load", "ovs-debian"): phases(
@@ -61,8 +66,11 @@ real = {
     ("sb-1", "dump", "ovs-debian"): phases(
         load={"cpu_time": 40.0, "rss_after_load_bytes": 2500.0},
         dump={"cpu_time": 0.0}),
+    ("nb-1", "raft", "ovs-debian"): phases(
+        send={"rss_bytes": 1000.0, "cpu_time": 0.6}),
     ("sb-1", "monitor-c10", "ovs-debian"): phases(
-        updates={"cpu_after_load_s": 6.0}),
+        initial={"cpu_time": 4.0},
+        updates={"cpu_time": 2.0, "cpu_after_load_s": 6.0}),
 }
 medians = {**model, **real}
 
@@ -75,9 +83,14 @@ want = {
     ("nb-1", "compact_cpu"): 0.5,           # (2 + 1) / 6
     ("nb-1", "compact_peak_rss"): 0.5,
     ("nb-1", "dump_cpu"): 0.8,
+    ("nb-1", "raft_leader_rss"): 0.9,       # serialized mode by default
+    ("nb-1", "raft_leader_cpu"): 0.5,
     ("sb-1", "rss_after_load"): 0.8,        # from the dump run's load phase
     ("sb-1", "load_cpu"): 0.5,
-    ("sb-1", "monitor_cpu_c10"): 0.5,       # cache mode, not tree
+    # tree mode by default (conditional clients get no json cache):
+    ("sb-1", "monitor_initial_cpu_c10"): 6.75,  # 27 / 4
+    ("sb-1", "monitor_updates_cpu_c10"): 1.5,   # 3 / 2
+    ("sb-1", "monitor_cpu_c10"): 5.0,           # 30 / 6
 }
 for key, ratio in want.items():
     check(key in got and near(got[key]["ratio"], ratio),
@@ -94,11 +107,18 @@ check(got[("nb-1", "load_cpu")]["model"] == 10.0 and
       got[("nb-1", "load_cpu")]["real"] == 20.0, "model/real values kept")
 check(got[("nb-1", "rss_after_load")]["unit"] == "bytes", "unit kept")
 
-tree_rows = C.ratios(C.results_for(medians, "serialized", "tree"),
-                     C.results_for(medians, "ovs-debian"))
-mon = [r for r in tree_rows if r["metric"] == "monitor_cpu_c10"]
-check(len(mon) == 1 and near(mon[0]["ratio"], 5.0),
-      "monitor_mode=tree must pick the tree run: %s" % mon)
+cache_rows = C.ratios(C.results_for(medians, "serialized", "cache"),
+                      C.results_for(medians, "ovs-debian"))
+mon = [r for r in cache_rows if r["metric"].startswith("monitor_")]
+check(len(mon) == 1 and mon[0]["metric"] == "monitor_cpu_c10"
+      and near(mon[0]["ratio"], 0.5),
+      "monitor_mode=cache must pick the cache run (which has no phase "
+      "CPU here): %s" % mon)
+check(C.DEFAULT_MONITOR_MODE == "tree", "default monitor mode is tree")
+tree_raft = {r["metric"]: r["ratio"] for r in C.pair_ratios(
+    medians, "serialized", "ovs-debian", raft_mode="tree")}
+check(near(tree_raft.get("raft_leader_rss"), 5.0),
+      "raft_mode=tree must pick the tree run: %s" % tree_raft)
 check(C.pair_ratios(medians, "ovs", "ovs-debian") ==
       [r for r in C.pair_ratios(medians, "ovs", "ovs-debian")
        if r["metric"] == "load_cpu"], "ovs has only load CPU")

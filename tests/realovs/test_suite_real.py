@@ -110,7 +110,7 @@ def main():
             [sys.executable, "-m", "jsonbench.suite", "--no-build",
              "--build-dir", BUILD, "--impls", "serialized",
              "--workloads", "load,dump,compact,monitor", "--clients", "2",
-             "--modes", "cache", "--repetitions", "1",
+             "--modes", "tree", "--repetitions", "1",
              "--dataset", snap, "--dataset", log_db,
              "--ovs-tree", tree, "--ovs-ref", "HEAD~2,HEAD~1,HEAD",
              "--ovs-cache-dir", os.path.join(tmp, "cache"), "--out", out],
@@ -171,6 +171,8 @@ def main():
                     metrics[cells[1]] = cells[4]
             want = {"RSS after load", "load CPU", "compact wall",
                     "compact CPU", "compact peak RSS", "dump CPU (server)",
+                    "monitor initial CPU (2 clients)",
+                    "monitor updates CPU (2 clients)",
                     "monitor CPU after load (2 clients)"}
             if not want <= set(metrics):
                 fail("%s: metrics %s, missing %s" % (

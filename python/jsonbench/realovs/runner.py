@@ -196,7 +196,8 @@ def env_json(args, targets, datasets, duration):
 def variant_name(workload, opts):
     """The suite's variant names; real monitor runs have no mode:
     monitor-c<clients> (jsonbench.calibration pairs them with the model's
-    monitor-cache-c<clients>)."""
+    monitor-tree-c<clients>: the clients have a condition, which the
+    server's json cache does not serve)."""
     if workload == "monitor":
         return "monitor-c%d" % opts.get("clients", 10)
     return workload

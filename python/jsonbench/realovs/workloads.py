@@ -14,11 +14,14 @@ phases (harness/wl_*.c) so that report, compare and gate read both:
                            peak RSS from wait4(); the process reads and
                            writes, so this row is the model's load+compact
   monitor  monitor/load, monitor/initial, monitor/updates
-                           N `ovsdb-client monitor-cond` clients on
-                           Logical_Flow with the model's condition (each
-                           --detach'es once it has the initial reply), then
-                           K transactions that each modify R matching rows;
-                           server CPU per phase, cpu_after_load_s, per-batch
+                           the model's monitor workload: N `ovsdb-client
+                           monitor-cond` clients on Logical_Flow with the
+                           model's condition (each --detach'es once it has
+                           the initial reply), then K transact requests on
+                           one connection that each change `match` of R
+                           matching rows (the model's requests); server CPU
+                           per phase (initial_cpu_s, updates_cpu_s) and
+                           cpu_after_load_s = their sum, per-batch
                            transaction wall as iterations, and the long poll
                            intervals the server logged (>= 1 s) as
                            poll_interval_{count,min,median,p95,max}_ms
@@ -147,19 +150,6 @@ def _db_name(target, path):
     return p.stdout.strip()
 
 
-def _transact(target, rd, srv, ops, name):
-    """One `ovsdb-client transact`; returns (reply, wall seconds)."""
-    out = rd.file(name + ".out")
-    r = run_to_end(rd, [target.path("ovsdb-client"), "transact", srv.remote,
-                        json.dumps(ops)], name, TOOL_TIMEOUT_S, stdout=out)
-    with open(out) as f:
-        reply = json.load(f)
-    for res in reply:
-        if isinstance(res, dict) and "error" in res:
-            raise RunError("%s: transaction failed: %s" % (name, res))
-    return reply, r["wall"]
-
-
 def _settle(pid, quiet_s=0.3, timeout=600):
     """Waits until the server's CPU time stops moving (it has sent what
     it had to send); returns its snapshot then."""
@@ -179,11 +169,44 @@ def _percentile(v, p):
     return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
 
 
+def _batch_ops(o, uuids, k, start, per_batch, stride):
+    """Batch k's operations, as the model writes them (harness/
+    workload-monitor.c batch_request()): one update per row by _uuid."""
+    return [{"op": "update", "table": o["table"],
+             "where": [["_uuid", "==", ["uuid", uuids[(start + i * stride)
+                                                      % len(uuids)]]]],
+             "row": {o["column"]: "batch%d-row%d" % (k, i)}}
+            for i in range(per_batch)]
+
+
 def monitor(target, ds, opts):
+    """The model's monitor workload on a real server.  Phases as the
+    model's: initial = the N clients' connections and initial replies;
+    updates = K transact requests on one connection (the runner's own
+    client, as the model parses one request per batch) and the update2
+    notifications they cause.  The select that finds the matching rows
+    runs before both, outside cpu_after_load_s (= initial + updates)."""
     o = dict(MONITOR_DEFAULTS, **opts)
     with RunDir() as rd:
-        srv, loaded, load_fields = _served(target, rd, ds)
+        srv, _, load_fields = _served(target, rd, ds)
         db = _db_name(target, srv.db)
+
+        where = [json.loads(o["condition"])[0]] \
+            if o["condition"] != "[true]" else []
+        client = jsonrpc.Client(srv.sock)
+        try:
+            reply = client.transact(db, {
+                "op": "select", "table": o["table"], "where": where,
+                "columns": ["_uuid"]})
+        except (jsonrpc.JsonRpcError, OSError) as e:
+            client.close()
+            raise RunError("%s: select: %s" % (ds["path"], e))
+        uuids = sorted(r["_uuid"][1] for r in reply[0]["rows"])
+        if not uuids:
+            client.close()
+            raise RunError("%s: no %s row matches %s"
+                           % (ds["path"], o["table"], o["condition"]))
+        loaded = _settle(srv.proc.pid)
 
         t0 = time.monotonic()
         # Clients connect in waves: older servers refuse connections
@@ -202,6 +225,7 @@ def monitor(target, ds, opts):
                 # The parent exits once the daemon has the initial reply.
                 status, _, _ = p.wait(TOOL_TIMEOUT_S)
                 if status:
+                    client.close()
                     raise RunError("%s: monitor client: %s"
                                    % (ds["path"], p.stderr_tail()))
                 with open(pidfile) as f:
@@ -209,31 +233,23 @@ def monitor(target, ds, opts):
         initial = _settle(srv.proc.pid)
         init_wall = time.monotonic() - t0
 
-        where = [json.loads(o["condition"])[0]] \
-            if o["condition"] != "[true]" else []
-        reply, _ = _transact(target, rd, srv, [db, {
-            "op": "select", "table": o["table"], "where": where,
-            "columns": ["_uuid"]}], "select")
-        uuids = sorted(r["_uuid"][1] for r in reply[0]["rows"])
-        if not uuids:
-            raise RunError("%s: no %s row matches %s"
-                           % (ds["path"], o["table"], o["condition"]))
         per_batch = min(o["batch_rows"], len(uuids))
         stride = max(1, len(uuids) // per_batch)
         rng = random.Random(1)
         before = snapshot(srv.proc.pid)
         t1 = time.monotonic()
         walls = []
-        for k in range(o["batches"]):
-            start = rng.randrange(len(uuids))
-            ops = [db] + [{
-                "op": "update", "table": o["table"],
-                "where": [["_uuid", "==", ["uuid", uuids[(start + i * stride)
-                                                          % len(uuids)]]]],
-                "row": {o["column"]: "batch%d-row%d" % (k, i)}}
-                for i in range(per_batch)]
-            _, wall = _transact(target, rd, srv, ops, "batch%d" % k)
-            walls.append(wall * 1e3)
+        try:
+            for k in range(o["batches"]):
+                start = rng.randrange(len(uuids))
+                t = time.monotonic()
+                client.transact(db, *_batch_ops(o, uuids, k, start,
+                                                per_batch, stride))
+                walls.append((time.monotonic() - t) * 1e3)
+        except (jsonrpc.JsonRpcError, OSError) as e:
+            raise RunError("%s: update batch: %s" % (ds["path"], e))
+        finally:
+            client.close()
         after = _settle(srv.proc.pid)
         upd_wall = time.monotonic() - t1
         srv.check_log(ds["path"])
@@ -246,14 +262,17 @@ def monitor(target, ds, opts):
             return f
 
         init_f = phase(loaded, initial, init_wall)
-        init_f["rows_matching"] = len(uuids)
+        init_cpu = (initial["user"] + initial["sys"]
+                    - loaded["user"] - loaded["sys"])
+        init_f.update({"rows_matching": len(uuids), "initial_cpu_s": init_cpu})
         upd_f = phase(before, after, upd_wall)
-        cpu_after_load = (after["user"] + after["sys"]
-                          - loaded["user"] - loaded["sys"])
+        upd_cpu = after["user"] + after["sys"] - before["user"] - before["sys"]
         upd_f.update({
             "iter_min_ms": min(walls), "iter_median_ms":
             statistics.median(walls), "iter_max_ms": max(walls),
-            "cpu_after_load_s": cpu_after_load, "rows_per_batch": per_batch,
+            "updates_cpu_s": upd_cpu,
+            "cpu_after_load_s": init_cpu + upd_cpu,
+            "rows_per_batch": per_batch,
             "clients": o["clients"],
             "poll_interval_count": len(polls),
             "poll_interval_min_ms": min(polls) if polls else 0,

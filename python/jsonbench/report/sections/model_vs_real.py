@@ -203,9 +203,16 @@ def build(ctx):
            "builds containing f5819e699, OVS 3.6; `--pair IMPL=TARGET` "
            "overrides).  **model/real** below 1 means the model uses less "
            "memory or time than real OVS.  Compact is the model's load + "
-           "compact phases against one `ovsdb-tool compact` process; monitor "
-           "compares the model's `cache` mode (OVS has had the json cache "
-           "since 2.17).")
+           "compact phases against one `ovsdb-tool compact` process.  Monitor "
+           "runs the same requests on both sides: N clients with a "
+           "condition, then K transact batches; its CPU is the server's "
+           "for the initial replies, for the updates, and their sum "
+           "(after load).  It compares the model's `tree` mode: "
+           "ovsdb-server composes the update per client for clients with "
+           "a condition, its json cache serves only unconditional ones.  "
+           "Raft compares the leader's RSS and CPU over the inserts with "
+           "the model's `serialized` mode (raft keeps its entries "
+           "serialized since OVS 0de882954).")
     s.add(targets_table(rs))
     failures_block(s, rs)
     pairs = pairs_of(rs)

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The monitor workload as the real-OVS runner measures it: in the full
+model every batch is a JSON-RPC transact request the model parses and runs
+(one result per operation in each reply; every update finds its row and
+reaches the clients through the change set: they get the same bytes as
+from json-only, which changes the rows in place), the phase CPU counters
+add up to cpu_after_load_s, and both models report the real runner's
+counters (clients, poll intervals).
+
+usage: test_monitor.py JSONBENCH FIXTURE-SB"""
+import os
+import sys
+import tempfile
+
+from harnesslib import bench, fail, load_results, run
+
+CLIENTS, BATCHES, ROWS = 3, 4, 5
+
+
+def reply_bytes(batches, rows):
+    """{"id":K,"result":[{"count":1},...],"error":null} per batch (member
+    order does not change the length)."""
+    return sum(len('{"id":%d,"result":[%s],"error":null}'
+                   % (k, ",".join(['{"count":1}'] * rows)))
+               for k in range(batches))
+
+
+def main():
+    exe, sb = sys.argv[1:3]
+    sent = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in ('full', 'json-only'):
+            for mode in ('tree', 'cache', 'direct'):
+                res = os.path.join(tmp, '%s-%s.json' % (model, mode))
+                run([exe, 'monitor', '--model', model, '--mode', mode,
+                     '--clients', str(CLIENTS), '--batches', str(BATCHES),
+                     '--batch-rows', str(ROWS), '--repetitions', '1',
+                     '--results', res, sb])
+                r = load_results(res)
+                init = bench(r, 'monitor/initial')
+                upd = bench(r, 'monitor/updates')
+                what = '%s %s' % (model, mode)
+                if upd['rows_per_batch'] != ROWS or upd['clients'] != CLIENTS:
+                    fail('%s: rows_per_batch %s, clients %s' % (
+                        what, upd['rows_per_batch'], upd['clients']))
+                total = upd['initial_cpu_s'] if 'initial_cpu_s' in upd \
+                    else init['initial_cpu_s']
+                if abs(total + upd['updates_cpu_s']
+                       - upd['cpu_after_load_s']) > 1e-6:
+                    fail('%s: initial %s + updates %s != cpu_after_load %s'
+                         % (what, total, upd['updates_cpu_s'],
+                            upd['cpu_after_load_s']))
+                for k in ('count', 'min_ms', 'median_ms', 'p95_ms',
+                          'max_ms'):
+                    if 'poll_interval_' + k not in upd:
+                        fail('%s: no poll_interval_%s' % (what, k))
+                if upd['poll_interval_count'] != 0:
+                    fail('%s: a tiny fixture logged %s poll intervals >= 1 s'
+                         % (what, upd['poll_interval_count']))
+                if model == 'full':
+                    want = reply_bytes(BATCHES, ROWS)
+                    if upd.get('transact_reply_bytes') != want:
+                        fail('%s: transact replies %s bytes, wanted %d '
+                             '(one result per operation)'
+                             % (what, upd.get('transact_reply_bytes'), want))
+                elif 'transact_reply_bytes' in upd:
+                    fail('json-only parses no transact request')
+                sent[what] = (init['bytes_out'], upd['bytes_out'])
+    if len(set(sent.values())) != 1:
+        fail('clients got different bytes: %s' % sent)
+    if sent['full tree'][1] == 0:
+        fail('no update sent')
+    print('ok: monitor transact path, counters and bytes, %s' % sent)
+
+
+if __name__ == '__main__':
+    main()
