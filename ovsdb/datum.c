@@ -206,7 +206,7 @@ atom_to_json(const union atom *a, enum atomic_type type)
         return json_clone(a->s);
     case ATOMIC_UUID: {
         char s[UUID_LEN + 1];
-        uuid_format(&a->uuid, s);
+        uuid_format_printf(&a->uuid, s);
         return json_array_create_2(json_string_create("uuid"),
                                    json_string_create(s));
     }

@@ -218,6 +218,18 @@ test_uuid(void)
     uuid_set_v4(&v);
     uuid_format(&v, out);
     CHECK(!strcmp(out, "ffffffff-ffff-4fff-8000-000000000000"));
+
+    /* The snprintf() form is the same text, every digit in place. */
+    char out2[UUID_LEN + 1];
+    uuid_format_printf(&v, out2);
+    CHECK(!strcmp(out2, "ffffffff-ffff-4fff-8000-000000000000"));
+    CHECK(uuid_from_string(&u, text));
+    uuid_format_printf(&u, out2);
+    CHECK(!strcmp(out2, text));
+    u = uuid_from_u64(0x0000000100020003ULL, 0x000400000005000aULL);
+    uuid_format(&u, out);
+    uuid_format_printf(&u, out2);
+    CHECK(!strcmp(out, out2));
 }
 
 static void
