@@ -121,8 +121,11 @@ compact_run(struct phases *p, const struct workload_options *o)
 const struct workload workload_compact = {
     .name = "compact",
     .summary = "write DATASET back as schema + one snapshot record",
-    .help = "           --output FILE writes the compacted database (valid\n"
-            "           for ovsdb-tool); phases: load, compact, free\n",
+    .help = "           --output FILE keeps the compacted database (valid\n"
+            "           for ovsdb-tool); without it the file is written,\n"
+            "           synced and removed in $TMPDIR (default /tmp), as\n"
+            "           ovsdb-tool writes and syncs its output in any case;\n"
+            "           phases: load, compact (write + fsync), free\n",
     .needs_dataset = true,
     .prepare = compact_prepare,
     .describe = compact_describe,
