@@ -161,7 +161,7 @@ snapshot_record(const struct db *db)
         struct json *rows_json = json_object_create();
         for (size_t j = 0; j < t->n_rows; j++) {
             char uuid[UUID_LEN + 1];
-            uuid_format(&rows[j]->uuid, uuid);
+            uuid_format_printf(&rows[j]->uuid, uuid);   /* As OVS does. */
             json_object_put(rows_json, uuid,
                             row_to_json(rows[j], t->schema, false, false));
         }

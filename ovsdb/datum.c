@@ -206,7 +206,7 @@ atom_to_json(const union atom *a, enum atomic_type type)
         return json_clone(a->s);
     case ATOMIC_UUID: {
         char s[UUID_LEN + 1];
-        uuid_format(&a->uuid, s);
+        uuid_format_printf(&a->uuid, s);
         return json_array_create_2(json_string_create("uuid"),
                                    json_string_create(s));
     }
@@ -423,64 +423,117 @@ datum_find_key(const struct datum *d, const union atom *key,
     return UINT_MAX;
 }
 
-/* Sorting keeps values with their keys: sort an index, then permute. */
-struct sort_ctx {
-    const union atom *keys;
-    enum atomic_type type;
+/* Sorting, as ovsdb-server sorts every datum it reads from JSON
+ * (ovsdb_datum_sort(), lib/sort.c): a quicksort with a random pivot and a
+ * one-way partition, through compare and swap callbacks, in place, keys
+ * swapped with their values, whether or not the input is already in order.
+ * The model used to check for order first and skip the sort; real files
+ * are written sorted, so that made its load cheaper than the server's by
+ * the whole sort (docs/model.md, "Load and compaction").  Two differences
+ * from lib/sort.c, both for bad input only: the recursion goes into the
+ * smaller side, so the stack stays shallow, and an equal pair stops the
+ * sort, as it is a duplicate and an error anyway (with many duplicates the
+ * one-way partition would take quadratic time). */
+struct sort_aux {
+    struct datum *d;
+    enum atomic_type key_type;
+    bool duplicate;             /* Two equal keys were compared. */
 };
-static struct sort_ctx sort_ctx;
+
+/* A fixed-seed xorshift for the pivots: deterministic runs, and the
+ * sorted result does not depend on it. */
+static uint32_t sort_random_state = 0x2545f491;
+
+static uint32_t
+sort_random(uint32_t max)
+{
+    uint32_t x = sort_random_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    sort_random_state = x;
+    return x % max;
+}
 
 static int
-compare_index(const void *a_, const void *b_)
+sort_compare_cb(size_t a, size_t b, void *aux_)
 {
-    unsigned int a = *(const unsigned int *) a_;
-    unsigned int b = *(const unsigned int *) b_;
-    int cmp = atom_compare(&sort_ctx.keys[a], &sort_ctx.keys[b],
-                           sort_ctx.type);
-    return cmp ? cmp : (a > b) - (a < b);
+    struct sort_aux *aux = aux_;
+    int cmp = atom_compare(&aux->d->keys[a], &aux->d->keys[b], aux->key_type);
+    if (!cmp && a != b) {
+        aux->duplicate = true;
+    }
+    return cmp;
+}
+
+static void
+sort_swap_cb(size_t a, size_t b, void *aux_)
+{
+    struct sort_aux *aux = aux_;
+    union atom tmp = aux->d->keys[a];
+    aux->d->keys[a] = aux->d->keys[b];
+    aux->d->keys[b] = tmp;
+    if (aux->d->values) {
+        tmp = aux->d->values[a];
+        aux->d->values[a] = aux->d->values[b];
+        aux->d->values[b] = tmp;
+    }
+}
+
+typedef int sort_compare_fn(size_t a, size_t b, void *aux);
+typedef void sort_swap_fn(size_t a, size_t b, void *aux);
+
+/* Sorts [p, r); false if a duplicate stopped it. */
+static bool
+quicksort(size_t p, size_t r, sort_compare_fn *compare, sort_swap_fn *swap,
+          struct sort_aux *aux)
+{
+    while (r - p >= 2) {
+        size_t x = sort_random(r - p) + p;
+        if (x != r - 1) {
+            swap(r - 1, x, aux);
+        }
+        x = r - 1;
+        size_t i = p;
+        for (size_t j = p; j < x; j++) {
+            if (compare(j, x, aux) <= 0) {
+                swap(i++, j, aux);
+            }
+        }
+        swap(i, x, aux);
+        if (aux->duplicate) {
+            return false;
+        }
+        if (i - p < r - i) {
+            if (!quicksort(p, i, compare, swap, aux)) {
+                return false;
+            }
+            p = i;
+        } else {
+            if (!quicksort(i, r, compare, swap, aux)) {
+                return false;
+            }
+            r = i;
+        }
+    }
+    return true;
 }
 
 /* Sorts 'd' by key and fails on a duplicate key. */
 static char *
 datum_sort_unique(struct datum *d, const struct ovsdb_type *t)
 {
-    bool sorted = true;
-
-    for (unsigned int i = 1; i < d->n; i++) {
-        int cmp = atom_compare(&d->keys[i - 1], &d->keys[i], t->key.type);
-        if (cmp >= 0) {
-            sorted = false;
-            break;
-        }
+    if (d->n < 2) {
+        return NULL;
     }
-    if (!sorted) {
-        unsigned int *idx = model_xmalloc(d->n * sizeof *idx);
-        for (unsigned int i = 0; i < d->n; i++) {
-            idx[i] = i;
-        }
-        sort_ctx.keys = d->keys;
-        sort_ctx.type = t->key.type;
-        qsort(idx, d->n, sizeof *idx, compare_index);
-
-        union atom *keys = model_xmalloc(d->n * sizeof *keys);
-        union atom *values = d->values ? model_xmalloc(d->n * sizeof *values) : NULL;
-        for (unsigned int i = 0; i < d->n; i++) {
-            keys[i] = d->keys[idx[i]];
-            if (values) {
-                values[i] = d->values[idx[i]];
-            }
-        }
-        xfree(idx);
-        xfree(d->keys);
-        xfree(d->values);
-        d->keys = keys;
-        d->values = values;
+    struct sort_aux aux = { .d = d, .key_type = t->key.type };
+    bool unique = quicksort(0, d->n, sort_compare_cb, sort_swap_cb, &aux);
+    for (unsigned int i = 1; unique && i < d->n; i++) {
+        unique = atom_compare(&d->keys[i - 1], &d->keys[i], t->key.type) != 0;
     }
-    for (unsigned int i = 1; i < d->n; i++) {
-        if (!atom_compare(&d->keys[i - 1], &d->keys[i], t->key.type)) {
-            return xasprintf(ovsdb_type_is_map(t) ? "map has duplicate key"
-                             : "set has duplicate element");
-        }
+    if (!unique) {
+        return xasprintf(ovsdb_type_is_map(t) ? "map has duplicate key"
+                         : "set has duplicate element");
     }
     return NULL;
 }

@@ -97,6 +97,28 @@ out_file_write(struct out_file *f, const void *data, size_t n)
 }
 
 char *
+out_file_sync(struct out_file *f)
+{
+    char *error = NULL;
+
+    if (fflush(f->stream) || fsync(fileno(f->stream))) {
+        return xasprintf("%s: write error: %s", f->name, strerror(errno));
+    }
+    /* A new file's directory entry is made durable too. */
+    char *dir = out_file_dir(f->name);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0 || fsync(fd)) {
+        error = xasprintf("%s: cannot sync directory %s: %s", f->name, dir,
+                          strerror(errno));
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    xfree(dir);
+    return error;
+}
+
+char *
 out_file_commit(struct out_file *f)
 {
     char *error = NULL;

@@ -29,6 +29,9 @@ char *out_file_open(struct out_file *, const char *name);
  * it with 'stream' only after fflush(). */
 int out_file_fd(const struct out_file *);
 char *out_file_write(struct out_file *, const void *, size_t);
+/* Flushes the data to the disk (fsync) and the directory it is in, as
+ * OVS does for a new database file. */
+char *out_file_sync(struct out_file *);
 /* Closes and renames into place; on error the temporary file is removed. */
 char *out_file_commit(struct out_file *);
 /* Closes and removes the temporary file. */

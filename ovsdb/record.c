@@ -76,8 +76,9 @@ ovsdb_record_format_header(char *out, uint64_t length,
     return n;
 }
 
-void
-ovsdb_record_to_ds(const char *data, size_t len, struct ds *out)
+size_t
+ovsdb_record_header(const char *data, size_t len,
+                    char header[OVSDB_RECORD_HEADER_MAX])
 {
     /* As OVS writes them: the length and hash cover the JSON and the
      * newline that ends it. */
@@ -90,10 +91,14 @@ ovsdb_record_to_ds(const char *data, size_t len, struct ds *out)
     EVP_DigestUpdate(ctx, "\n", 1);
     EVP_DigestFinal_ex(ctx, sha1, &sha1_len);
     EVP_MD_CTX_free(ctx);
+    return ovsdb_record_format_header(header, len + 1, sha1);
+}
 
+void
+ovsdb_record_to_ds(const char *data, size_t len, struct ds *out)
+{
     char header[OVSDB_RECORD_HEADER_MAX];
-    ds_put_buffer(out, header, ovsdb_record_format_header(header, len + 1,
-                                                          sha1));
+    ds_put_buffer(out, header, ovsdb_record_header(data, len, header));
     ds_put_buffer(out, data, len);
     ds_put_char(out, '\n');
 }

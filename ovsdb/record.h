@@ -33,6 +33,12 @@ size_t ovsdb_record_format_header(char *out, uint64_t length,
 /* 40 lower-case hex digits and a null. */
 void ovsdb_sha1_to_hex(const uint8_t sha1[OVSDB_SHA1_LEN], char hex[41]);
 
+/* Writes into 'header' the header line (with its newline) of a record
+ * holding 'len' bytes of 'data' and the newline OVS adds; returns its
+ * length.  For writers that write the data themselves, as ovsdb-tool does
+ * (header, then the text, then the newline). */
+size_t ovsdb_record_header(const char *data, size_t len,
+                           char header[OVSDB_RECORD_HEADER_MAX]);
 /* Appends one record holding 'len' bytes of 'data' and the newline OVS adds
  * to 'out'. */
 void ovsdb_record_to_ds(const char *data, size_t len, struct ds *out);

@@ -1,6 +1,8 @@
 /* UUID text form and seeded generation; see uuid.h. */
 #include "ovsdb/uuid.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ovsdb/rng.h"
@@ -89,6 +91,15 @@ uuid_format(const struct uuid *u, char out[UUID_LEN + 1])
 {
     uuid_put(u, out);
     out[UUID_LEN] = '\0';
+}
+
+void
+uuid_format_printf(const struct uuid *u, char out[UUID_LEN + 1])
+{
+    snprintf(out, UUID_LEN + 1, "%08"PRIx32"-%04"PRIx32"-%04"PRIx32"-%04"
+             PRIx32"-%04"PRIx32"%08"PRIx32, u->parts[0], u->parts[1] >> 16,
+             u->parts[1] & 0xffff, u->parts[2] >> 16, u->parts[2] & 0xffff,
+             u->parts[3]);
 }
 
 int

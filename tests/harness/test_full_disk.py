@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writers on a full disk and in a read-only place: compact --output,
+"""Writers on a full disk and in a read-only place: compact --output
+(and compact's own file in $TMPDIR without it),
 dump --output and --results on a small tmpfs that is full, has room for
 half of the output (the write fails part way) or for all but its last
 partial page (only the final flush fails) exit 1 with one line naming the
@@ -146,6 +147,30 @@ def main():
                             [exe, 'compact', '--no-sha256', '--output',
                              target, '--results',
                              os.path.join(full, 'r.json'), db], target, full)
+
+        # Without --output, compact still writes and syncs its file, in
+        # $TMPDIR, and removes it: nothing is left where there is room; on
+        # a full disk it fails like --output and leaves nothing either.
+        old_tmpdir = os.environ.get('TMPDIR')
+        try:
+            roomy = os.path.join(base, 'tmpdir')
+            os.mkdir(roomy)
+            os.environ['TMPDIR'] = roomy
+            run([exe, 'compact', '--no-sha256', db])
+            if os.listdir(roomy):
+                fail('compact left files in $TMPDIR: %s' % os.listdir(roomy))
+            print('ok: %-28s nothing left in $TMPDIR' % 'compact without --output')
+            leave_free(full, 0)
+            os.environ['TMPDIR'] = full
+            check_fails_cleanly('compact, full $TMPDIR',
+                                [exe, 'compact', '--no-sha256', db],
+                                os.path.join(full, 'jsonbench-compact.db'),
+                                full)
+        finally:
+            if old_tmpdir is None:
+                os.environ.pop('TMPDIR', None)
+            else:
+                os.environ['TMPDIR'] = old_tmpdir
 
         # A read-only place: refused before the run.
         for option, workload in [('--output', 'compact'),

@@ -1,6 +1,6 @@
 /* Unit tests of the ovsdb/ library: record header format, both record
  * readers, atomic output files, UUIDs, the RNG's fixed streams, schema
- * parsing and diff semantics.  Usage: test-ovsdb GROUP (see main()). */
+ * parsing, diff semantics and datum sorting.  Usage: test-ovsdb GROUP (see main()). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +218,18 @@ test_uuid(void)
     uuid_set_v4(&v);
     uuid_format(&v, out);
     CHECK(!strcmp(out, "ffffffff-ffff-4fff-8000-000000000000"));
+
+    /* The snprintf() form is the same text, every digit in place. */
+    char out2[UUID_LEN + 1];
+    uuid_format_printf(&v, out2);
+    CHECK(!strcmp(out2, "ffffffff-ffff-4fff-8000-000000000000"));
+    CHECK(uuid_from_string(&u, text));
+    uuid_format_printf(&u, out2);
+    CHECK(!strcmp(out2, text));
+    u = uuid_from_u64(0x0000000100020003ULL, 0x000400000005000aULL);
+    uuid_format(&u, out);
+    uuid_format_printf(&u, out2);
+    CHECK(!strcmp(out, out2));
 }
 
 static void
@@ -314,6 +326,74 @@ test_schema(void)
     db_schema_destroy(s);
 }
 
+/* Datums read from JSON are sorted in place, values kept with their keys,
+ * whatever the input order; a duplicate is an error, also in a large set
+ * of equal elements (the sort stops at the first equal pair). */
+static void
+test_sort(void)
+{
+    struct json *json = json_from_string(schema_text);
+    struct db_schema *s;
+    char *error = db_schema_from_json(json, &s);
+    json_destroy(json);
+    CHECK(!error);
+    if (error) {
+        free(error);
+        return;
+    }
+    const struct table_schema *b = s->tables[1];
+    const struct ovsdb_type *st = &b->columns[2]->type;
+    const struct ovsdb_type *mt = &b->columns[1]->type;
+    struct ds text = DS_EMPTY_INITIALIZER;
+    struct datum d;
+
+    json = json_from_string("[\"map\", [[\"d\", 4], [\"c\", 3], [\"a\", 1], "
+                            "[\"e\", 5], [\"b\", 2]]]");
+    CHECK(!datum_from_json(&d, mt, json, false));
+    json_destroy(json);
+    datum_to_ds(&d, mt, &text);
+    CHECK(!strcmp(ds_cstr(&text), "[\"map\",[[\"a\",1],[\"b\",2],[\"c\",3],"
+                                  "[\"d\",4],[\"e\",5]]]"));
+    datum_destroy(&d, mt);
+
+    /* 2,000 elements in descending order come out ascending. */
+    ds_clear(&text);
+    ds_put_cstr(&text, "[\"set\", [");
+    for (int i = 1999; i >= 0; i--) {
+        ds_put_format(&text, "\"k%04d\"%s", i, i ? "," : "");
+    }
+    ds_put_cstr(&text, "]]");
+    json = json_from_string(ds_cstr(&text));
+    CHECK(!datum_from_json(&d, st, json, false));
+    json_destroy(json);
+    CHECK(d.n == 2000);
+    for (unsigned int i = 1; i < d.n; i++) {
+        CHECK(strcmp(json_string(d.keys[i - 1].s),
+                     json_string(d.keys[i].s)) < 0);
+    }
+    datum_destroy(&d, st);
+
+    /* 200,000 equal elements: an error, not a quadratic sort or a deep
+     * recursion. */
+    ds_clear(&text);
+    ds_put_cstr(&text, "[\"set\", [");
+    for (int i = 0; i < 200000; i++) {
+        ds_put_cstr(&text, i ? ",\"x\"" : "\"x\"");
+    }
+    ds_put_cstr(&text, "]]");
+    json = json_from_string(ds_cstr(&text));
+    CHECK(error_has(datum_from_json(&d, st, json, false),
+                    "set has duplicate element"));
+    json_destroy(json);
+    json = json_from_string("[\"map\", [[\"a\", 1], [\"b\", 2], [\"a\", 3]]]");
+    CHECK(error_has(datum_from_json(&d, mt, json, false),
+                    "map has duplicate key"));
+    json_destroy(json);
+
+    ds_destroy(&text);
+    db_schema_destroy(s);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -324,6 +404,7 @@ main(int argc, char *argv[])
         { "record", test_record }, { "readers", test_readers },
         { "out-file", test_out_file }, { "uuid", test_uuid },
         { "rng", test_rng }, { "schema", test_schema },
+        { "sort", test_sort },
     };
     for (size_t i = 0; i < ARRAY_SIZE(groups); i++) {
         if (argc < 2 || !strcmp(argv[1], groups[i].name)) {
