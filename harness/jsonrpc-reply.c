@@ -81,7 +81,7 @@ update2_rows_tree(const struct table_schema *ts, struct row **rows, size_t n,
         struct json *update = json_object_create();
         json_object_put(update, modified ? "modify" : "initial", cols);
         char uuid[UUID_LEN + 1];
-        uuid_format(&rows[i]->uuid, uuid);
+        uuid_format_printf(&rows[i]->uuid, uuid);   /* As OVS does. */
         json_object_put(tu, uuid, update);
     }
     return tu;
@@ -117,7 +117,7 @@ update2_rows_direct(const struct table_schema *ts, struct row **rows,
                       first ? "" : ",", v);
 
         char uuid[UUID_LEN + 1];
-        uuid_format(&rows[i]->uuid, uuid);
+        uuid_format_printf(&rows[i]->uuid, uuid);   /* As OVS does. */
         json_object_put(tu, uuid,
                         json_serialized_object_create_nocopy(
                             ds_steal_cstr(&text)));

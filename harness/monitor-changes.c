@@ -200,7 +200,7 @@ monitor_changes_update2(const struct monitor_changes *mc,
             rows = json_object_create();
         }
         char uuid[UUID_LEN + 1];
-        uuid_format(&c->uuid, uuid);
+        uuid_format_printf(&c->uuid, uuid);   /* xasprintf(UUID_FMT) in OVS. */
         json_object_put(rows, uuid, (direct
                                      ? row_update_direct(ts, c, kind)
                                      : row_update_tree(ts, c, kind)));
