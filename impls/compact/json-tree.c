@@ -14,6 +14,7 @@
 #include "hash.h"
 #include "json-text.h"
 #include "shash.h"
+#include "shash-slot.h"
 #include "util.h"
 
 static inline uint32_t
@@ -109,11 +110,12 @@ json_real_create(double real)
 
 /* Strings. */
 
-struct json *
-json_string_create_len(const char *s, size_t len)
+/* A string node for 's' ('len' bytes, no NUL among them, hash 'hash'):
+ * the interned one with count++, or a new one (interned unless
+ * COMPACT_INTERN is 0). */
+static struct json *
+string_create(const char *s, size_t len, uint32_t hash)
 {
-    len = strnlen(s, len);      /* The string ends at a NUL in any impl. */
-    uint32_t hash = string_hash_bytes(s, len);
     if (!COMPACT_INTERN) {
         return string_node_create(s, len, hash);
     }
@@ -126,6 +128,64 @@ json_string_create_len(const char *s, size_t len)
     json->n_inline = 1;         /* For strings: interned. */
     intern_insert(&strings, json);
     return json;
+}
+
+struct json *
+json_string_create_len(const char *s, size_t len)
+{
+    len = strnlen(s, len);      /* The string ends at a NUL in any impl. */
+    return string_create(s, len, string_hash_bytes(s, len));
+}
+
+/* The parser's strings (json-parser.c): it puts a stand-in in the tree, a
+ * string node of its own that it reuses, and interns the string a few
+ * tokens later with json_string_intern_pending(), after prefetching what
+ * the lookup will touch. */
+
+/* Makes '*standin' (NULL at first; room for '*cap' bytes) a string node
+ * holding the 'len' bytes of 's'. */
+void
+json_string_standin_set(struct json **standin, size_t *cap, const char *s,
+                        size_t len)
+{
+    len = strnlen(s, len);
+    if (!*standin || len > *cap) {
+        *cap = len > 2 * *cap ? len : 2 * *cap;
+        *standin = xrealloc_as(XALLOC_JSON_NODE, *standin,
+                               NODE_STRING_OFFSET + *cap + 1);
+    }
+    struct json *json = *standin;
+    json->count = 1;
+    json->type = JSON_STRING;
+    json->n_inline = 0;
+    json->unused = 0;
+    json->string.hash = string_hash_bytes(s, len);
+    memcpy(json->string.bytes, s, len);
+    json->string.bytes[len] = '\0';
+}
+
+/* Brings the table slot that a lookup of the stand-in 'json' starts at
+ * into the cache. */
+void
+json_string_prefetch_slot(const struct json *json)
+{
+    intern_prefetch_slot(&strings, json->string.hash);
+}
+
+/* Brings the node that a lookup of the stand-in 'json' would compare first
+ * into the cache (its slot should be cached by now). */
+void
+json_string_prefetch_match(const struct json *json)
+{
+    intern_prefetch_match(&strings, json->string.hash);
+}
+
+/* The interned node equal to the stand-in 'json', with a new reference. */
+struct json *
+json_string_intern_pending(const struct json *json)
+{
+    const char *s = string_of(json);
+    return string_create(s, strlen(s), json->string.hash);
 }
 
 struct json *
@@ -295,6 +355,14 @@ json_object_put(struct json *json, const char *name, struct json *value)
     struct json *prev = shash_replace(CONST_CAST(struct shash *, &json->object), name, value);
     xalloc_category_set(old);
     json_destroy(prev);
+}
+
+void **
+json_object_slot(struct json *json, const char *name, size_t len,
+                 bool *added)
+{
+    JSON_ASSERT(json->type == JSON_OBJECT);
+    return &shash_find_or_add_len(&json->object, name, len, added)->data;
 }
 
 void

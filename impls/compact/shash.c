@@ -6,6 +6,7 @@
  * XALLOC_OBJECT: in this library the shash serves JSON objects (and the
  * schema's small name maps). */
 #include "shash.h"
+#include "shash-slot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,16 @@ shash_add_once(struct shash *sh, const char *name, const void *data)
     }
     shash_add(sh, name, data);
     return true;
+}
+
+struct shash_node *
+shash_find_or_add_len(struct shash *sh, const char *name, size_t len,
+                      bool *added)
+{
+    uint32_t hash = hash_bytes(name, len, 0);
+    struct shash_node *node = find__(sh, name, len, hash);
+    *added = !node;
+    return node ? node : add_node(sh, name, len, hash, NULL);
 }
 
 void *

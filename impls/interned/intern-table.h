@@ -96,6 +96,35 @@ intern_find(const struct intern_table *t, uint32_t hash, const char *s,
     return NULL;
 }
 
+/* Prefetching, for a caller that knows the hashes of its lookups a while
+ * ahead (compact's parser): brings the home slot of 'hash' into the cache;
+ * later, once that slot has arrived, the node that the first slot with a
+ * matching tag names.  Hints only: the table may change in between. */
+static inline void
+intern_prefetch_slot(const struct intern_table *t, uint32_t hash)
+{
+    if (t->slots) {
+        __builtin_prefetch(&t->slots[hash & t->mask]);
+    }
+}
+
+static inline void
+intern_prefetch_match(const struct intern_table *t, uint32_t hash)
+{
+    if (!t->slots) {
+        return;
+    }
+    uint64_t tag = intern_tag(hash);
+    for (size_t i = hash & t->mask; t->slots[i] != INTERN_FREE;
+         i = (i + 1) & t->mask) {
+        uint64_t slot = t->slots[i];
+        if ((slot & ~INTERN_PTR_MASK) == tag && slot != INTERN_TOMB) {
+            __builtin_prefetch(intern_slot_node(slot));
+            return;
+        }
+    }
+}
+
 /* Puts 'slot' (home 'hash') in the first free or dead slot; true if that
  * slot was free (one more slot used). */
 static inline bool

@@ -521,6 +521,56 @@ parse_in_pieces(const char *doc, size_t len, const size_t *cuts,
     return to_string_destroy(json, JSSF_SORT);
 }
 
+/* A document with many strings, repeated ones, and repeated member names
+ * whose earlier values hold strings: more strings than a parser may keep
+ * in flight (compact interns them a few tokens late), and values it must
+ * drop after taking them in.  Also numbers on both sides of the 18-digit
+ * limit of compact's integer fast path. */
+static void
+test_many_strings(void)
+{
+    struct ds in = DS_EMPTY_INITIALIZER, want = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&in, "[");
+    ds_put_cstr(&want, "[");
+    for (int i = 0; i < 50; i++) {
+        ds_put_format(&in, "\"s%d\",", i % 7);
+        ds_put_format(&want, "\"s%d\",", i % 7);
+    }
+    ds_put_cstr(&in, "{\"d\":\"x\",\"d\":[\"y\",\"s1\",\"y\"],\"e\":\"s2\","
+                "\"d\":{\"f\":\"z\",\"f\":\"s3\"}},\"tail\",999999999999999999,"
+                "-999999999999999999,9223372036854775807,"
+                "-9223372036854775808,12,-0,0,\"s0\"]");
+    ds_put_cstr(&want, "{\"d\":{\"f\":\"s3\"},\"e\":\"s2\"},\"tail\","
+                "999999999999999999,-999999999999999999,9223372036854775807,"
+                "-9223372036854775808,12,0,0,\"s0\"]");
+    struct json *doc = parse(ds_cstr(&in));
+    CHECK_EQ(json_integer(json_array_at(doc, 54)), INT64_MAX);
+    CHECK_EQ(json_integer(json_array_at(doc, 55)), INT64_MIN);
+    if (has_feature("interned")) {
+        CHECK(json_array_at(doc, 0) == json_array_at(doc, 49));
+        CHECK(json_array_at(doc, 0) == json_array_at(doc, 59));
+        CHECK_EQ(json_refcount(json_array_at(doc, 0)), 9);
+        CHECK_EQ(json_refcount(json_array_at(doc, 1)), 7);
+    }
+    CHECK_SERIALIZE(doc, JSSF_SORT, ds_cstr(&want));
+
+    /* An error after many strings: the same message as anywhere, no leak. */
+    ds_clear(&in);
+    ds_put_cstr(&in, "[");
+    for (int i = 0; i < 40; i++) {
+        ds_put_format(&in, "\"t%d\",{\"k\":\"t%d\"},", i % 5, i);
+    }
+    ds_put_cstr(&in, "x]");
+    char *error = parse_result(ds_cstr(&in), 0);
+    char *expected = xasprintf("line 0, column %zu, byte %zu: invalid "
+                               "keyword 'x'", in.length - 1, in.length - 1);
+    CHECK_STREQ(error, expected);
+    xfree(error);
+    xfree(expected);
+    ds_destroy(&in);
+    ds_destroy(&want);
+}
+
 static void
 test_chunked(void)
 {
@@ -1218,6 +1268,7 @@ main(int argc, char *argv[])
         { "inline", test_inline },
         { "serialized", test_serialized },
         { "chunked", test_chunked },
+        { "many-strings", test_many_strings },
         { "errors", test_errors },
         { "limits", test_limits },
         { "numbers", test_numbers },
