@@ -20,7 +20,8 @@ GEN, ROOT = sys.argv[1], sys.argv[2]
 SCHEMA = "/usr/share/ovn/ovn-%s.ovsschema"
 RUN_TIMEOUT = 240
 sys.path.insert(0, os.path.join(ROOT, "python"))
-from jsonbench.realovs.proc import fine_cpu_clock  # noqa: E402
+from jsonbench.realovs.proc import (  # noqa: E402
+    fine_cpu_clock, live_pids_mentioning)
 FINE_CPU = fine_cpu_clock()
 
 
@@ -59,20 +60,7 @@ def runner(tmp, out, datasets, workloads, reps=1):
 
 def ours(tmp):
     """pids of live processes whose command line mentions 'tmp'."""
-    pids = []
-    for p in os.listdir("/proc"):
-        if not p.isdigit() or int(p) == os.getpid():
-            continue
-        try:
-            with open("/proc/%s/cmdline" % p, "rb") as f:
-                cmd = f.read()
-            with open("/proc/%s/stat" % p) as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if tmp.encode() in cmd and state != "Z":
-            pids.append(int(p))
-    return pids
+    return live_pids_mentioning(tmp)
 
 
 def check_none_left(tmp, what):

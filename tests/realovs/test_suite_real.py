@@ -20,6 +20,8 @@ import sys
 import tempfile
 
 GEN, ROOT, BUILD = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from jsonbench.realovs.proc import live_pids_mentioning  # noqa: E402
 PROGRAMS = {"ovsdb/ovsdb-server": "ovsdb-server",
             "ovsdb/ovsdb-tool": "ovsdb-tool",
             "ovsdb/ovsdb-client": "ovsdb-client",
@@ -68,20 +70,8 @@ def stand_in_tree(tree):
 
 
 def ours(tmp):
-    pids = []
-    for p in os.listdir("/proc"):
-        if not p.isdigit() or int(p) == os.getpid():
-            continue
-        try:
-            with open("/proc/%s/cmdline" % p, "rb") as f:
-                cmd = f.read()
-            with open("/proc/%s/stat" % p) as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if tmp.encode() in cmd and state != "Z":
-            pids.append(int(p))
-    return pids
+    """pids of live processes whose command line mentions 'tmp'."""
+    return live_pids_mentioning(tmp)
 
 
 def section(md, title):

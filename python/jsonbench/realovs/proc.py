@@ -113,6 +113,23 @@ def _alive(pid):
         return False
 
 
+def live_pids_mentioning(text):
+    """pids of live (not zombie) processes, other than this one, whose
+    command line contains 'text': what a run left behind in its folder."""
+    pids = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit() or int(p) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % p, "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        if text.encode() in cmd and _alive(int(p)):
+            pids.append(int(p))
+    return pids
+
+
 class Proc:
     """A started process: Popen plus where its output goes."""
 
