@@ -23,13 +23,11 @@ RUNS = [("load", []),
         ("monitor", ["--mode", "cache", "--clients", "2", "--batches", "2",
                      "--batch-rows", "3", "--table", "Logical_Switch_Port"])]
 
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Checks  # noqa: E402
 
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
+check = Checks(sys.stderr)
 
 
 def run(exe, workload, opts, dataset, tmp, breakdown):
@@ -96,11 +94,8 @@ def main(argv):
     with tempfile.TemporaryDirectory() as tmp:
         for name, exe in zip(argv[1::2], argv[2::2]):
             check_impl(name, exe, dataset, tmp)
-    if failures:
-        print("%d failure(s)" % len(failures), file=sys.stderr)
-        return 1
-    print("memory breakdown checks passed for %d impls" % (len(argv) // 2))
-    return 0
+    return check.finish("memory breakdown checks passed for %d impls"
+                        % (len(argv) // 2))
 
 
 if __name__ == "__main__":

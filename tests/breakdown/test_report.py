@@ -15,13 +15,11 @@ from jsonbench.report import generate
 from jsonbench.report.sections import summary
 from jsonbench.report.significance import compare
 
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Checks  # noqa: E402
 
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
+check = Checks(sys.stderr)
 
 
 MIB = 1 << 20
@@ -162,11 +160,7 @@ def main():
     slow_dump = [l for l in ba.split("\n") if l.startswith("| nb-1 | dump |") and "-> 300 ms" in l]
     check(bool(slow_dump) and " n<" in slow_dump[0], "2 repetitions: n<: %r" % slow_dump)
 
-    if failures:
-        print("%d failure(s)" % len(failures), file=sys.stderr)
-        return 1
-    print("report summary, Pareto, breakdown and marks: ok")
-    return 0
+    return check.finish("report summary, Pareto, breakdown and marks: ok")
 
 
 if __name__ == "__main__":

@@ -25,19 +25,14 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 SKIP = 77
 IN_NAMESPACE = "OVSDB_GEN_TEST_FULL_DISK_NS"
 
 
-class Failure(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import require as check, run_named_check  # noqa: E402
 
 
 def run(cmd, **kw):
@@ -367,19 +362,9 @@ def main():
     ap.add_argument("--nb-schema", default="/usr/share/ovn/ovn-nb.ovsschema")
     ap.add_argument("--sb-schema", default="/usr/share/ovn/ovn-sb.ovsschema")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="datasets-bad-input-")
-    try:
-        CHECKS[args.check](Ctx(args, tmp))
-    except Failure as e:
-        print("FAIL %s: %s" % (args.check, e))
-        print("(files kept in %s)" % tmp)
-        return 1
-    finally:
-        if sys.exc_info()[0] is SystemExit:     # Skipped, or re-run.
-            shutil.rmtree(tmp)
-    shutil.rmtree(tmp)
-    print("ok %s" % args.check)
-    return 0
+    return run_named_check(args.check,
+                           lambda tmp: CHECKS[args.check](Ctx(args, tmp)),
+                           "datasets-bad-input-")
 
 
 if __name__ == "__main__":

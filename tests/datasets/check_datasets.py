@@ -15,19 +15,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 SKIP = 77
 
 
-class Failure(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Failure, require as check, run_named_check  # noqa: E402
 
 
 def run(cmd, expect_ok=True, **kw):
@@ -415,16 +410,9 @@ def main():
     ap.add_argument("--nb-schema", default="/usr/share/ovn/ovn-nb.ovsschema")
     ap.add_argument("--sb-schema", default="/usr/share/ovn/ovn-sb.ovsschema")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="datasets-test-")
-    try:
-        CHECKS[args.check](Ctx(args, tmp))
-    except Failure as e:
-        print("FAIL %s: %s" % (args.check, e))
-        print("(files kept in %s)" % tmp)
-        return 1
-    shutil.rmtree(tmp)
-    print("ok %s" % args.check)
-    return 0
+    return run_named_check(args.check,
+                           lambda tmp: CHECKS[args.check](Ctx(args, tmp)),
+                           "datasets-test-")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 SKIP = 77
 NB = "/usr/share/ovn/ovn-nb.ovsschema"
@@ -28,13 +27,9 @@ SB = "/usr/share/ovn/ovn-sb.ovsschema"
 MIN_LEAK_LEN = 6
 
 
-class Failure(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Failure, require as check, run_named_check  # noqa: E402
 
 
 def run(cmd, expect_ok=True):
@@ -473,16 +468,9 @@ def main():
     ap.add_argument("--harness", action="append", default=[])
     args = ap.parse_args()
     need_schemas()
-    tmp = tempfile.mkdtemp(prefix="twins-test-")
-    try:
-        CHECKS[args.check](Ctx(args, tmp))
-    except Failure as e:
-        print("FAIL %s: %s" % (args.check, e))
-        print("(files kept in %s)" % tmp)
-        return 1
-    shutil.rmtree(tmp)
-    print("ok %s" % args.check)
-    return 0
+    return run_named_check(args.check,
+                           lambda tmp: CHECKS[args.check](Ctx(args, tmp)),
+                           "twins-test-")
 
 
 if __name__ == "__main__":

@@ -28,14 +28,11 @@ import sys
 import tempfile
 
 SKIP = 77
-failures = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Checks  # noqa: E402
 
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + what)
+check = Checks()
 
 
 def gate(*args):
@@ -138,12 +135,8 @@ def main():
         rc, text = gate("--baseline", base_path, "--current", none_path)
         check(rc == 0 and "calibration not measured" in text,
               "missing ovsdb-tool: check exit %d, expected 0 with a note" % rc)
-    if failures:
-        print("%d failure(s)" % failures)
-        return 1
-    print("ok: calibration stable, drift flagged, other binaries a warning, "
-          "missing binaries skipped")
-    return 0
+    return check.finish("ok: calibration stable, drift flagged, other "
+                        "binaries a warning, missing binaries skipped")
 
 
 if __name__ == "__main__":

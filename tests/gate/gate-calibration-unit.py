@@ -19,14 +19,11 @@ from jsonbench.report.document import Paragraph, Table
 from jsonbench.report.results import ResultSet
 from jsonbench.report.sections import model_vs_real as M
 
-failures = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Checks  # noqa: E402
 
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + what)
+check = Checks()
 
 
 IDENT = {"name": "ovs-debian", "version": "ovsdb-tool (Open vSwitch) 3.1.0",
@@ -149,11 +146,7 @@ def main():
         sec = M.build(ctx)
         check("no calibration is recorded" in sec.blocks[0].text,
               "a baseline without calibration says so")
-    if failures:
-        print("%d failure(s)" % failures)
-        return 1
-    print("ok")
-    return 0
+    return check.finish("ok")
 
 
 if __name__ == "__main__":

@@ -16,14 +16,11 @@ import tempfile
 from jsonbench import calibration as C
 from jsonbench.realovs import representation
 
-failures = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Checks  # noqa: E402
 
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + what)
+check = Checks()
 
 
 def near(a, b):
@@ -155,6 +152,5 @@ for version, rep in (("3.1.0", "serialized"), ("2.17.9", "serialized"),
           "of_version(%r) = %r, wanted %r"
           % (version, representation.of_version(version), rep))
 
-if failures:
-    sys.exit(1)
-print("ok: calibration ratios, metric readers, monitor pairing, medians")
+sys.exit(check.finish("ok: calibration ratios, metric readers, monitor "
+                      "pairing, medians"))

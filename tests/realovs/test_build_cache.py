@@ -13,18 +13,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import fail, git, generate_tiny_nb  # noqa: E402
+
 GEN, ROOT = sys.argv[1], sys.argv[2]
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def git(tree, *args):
-    subprocess.run(["git", "-C", tree, "-c", "user.name=t",
-                    "-c", "user.email=t@t", *args], check=True,
-                   capture_output=True)
 
 
 def make_tree(tree, configure):
@@ -55,10 +48,7 @@ def main():
                   "echo 'configure: error: SENTINEL-CONFIGURE-FAILED' >&2\n"
                   "exit 1\n")
         db = os.path.join(tmp, "nb.ovsdb")
-        subprocess.run([GEN, "-q", "--schema",
-                        "/usr/share/ovn/ovn-nb.ovsschema", "--profile",
-                        os.path.join(ROOT, "datasets/profiles/nb.profile"),
-                        "--scale", "0.002", "-o", db], check=True)
+        generate_tiny_nb(GEN, ROOT, db)
         out = os.path.join(tmp, "res")
         p = cli(tmp, "run", "--installed", "--ovs-tree", bad,
                 "--ovs-ref", "HEAD", "--cache-dir", cache,

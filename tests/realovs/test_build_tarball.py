@@ -15,13 +15,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import fail, generate_tiny_nb  # noqa: E402
+
 GEN, ROOT, CACHE = sys.argv[1], sys.argv[2], sys.argv[3]
 TARBALL = "/usr/src/openvswitch/openvswitch.tar.gz"
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def cli(tmp, *args, timeout=3600):
@@ -60,10 +59,7 @@ def main():
                  time.monotonic() - t0))
 
         db = os.path.join(tmp, "nb.ovsdb")
-        subprocess.run([GEN, "-q", "--schema",
-                        "/usr/share/ovn/ovn-nb.ovsschema", "--profile",
-                        os.path.join(ROOT, "datasets/profiles/nb.profile"),
-                        "--scale", "0.002", "-o", db], check=True)
+        generate_tiny_nb(GEN, ROOT, db)
         out = os.path.join(tmp, "res")
         p = cli(tmp, "run", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
                 "--dataset", db, "--workloads", "load", "--repetitions", "1",

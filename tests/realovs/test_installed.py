@@ -16,6 +16,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import fail  # noqa: E402
+
 GEN, ROOT = sys.argv[1], sys.argv[2]
 SCHEMA = "/usr/share/ovn/ovn-%s.ovsschema"
 RUN_TIMEOUT = 240
@@ -23,11 +27,6 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from jsonbench.realovs.proc import (  # noqa: E402
     fine_cpu_clock, live_pids_mentioning)
 FINE_CPU = fine_cpu_clock()
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def gen(tmp, kind, scale, form="snapshot"):

@@ -19,6 +19,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import fail, git  # noqa: E402
+
 GEN, ROOT, BUILD = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from jsonbench.realovs.proc import live_pids_mentioning  # noqa: E402
@@ -26,17 +30,6 @@ PROGRAMS = {"ovsdb/ovsdb-server": "ovsdb-server",
             "ovsdb/ovsdb-tool": "ovsdb-tool",
             "ovsdb/ovsdb-client": "ovsdb-client",
             "utilities/ovs-appctl": "ovs-appctl"}
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def git(tree, *args):
-    subprocess.run(["git", "-C", tree, "-c", "user.name=t",
-                    "-c", "user.email=t@t", *args], check=True,
-                   capture_output=True)
 
 
 def commit_configure(tree, body, n):
