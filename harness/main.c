@@ -20,6 +20,7 @@
 #include "phases.h"
 #include "results-json.h"
 #include "results-table.h"
+#include "txn.h"
 #include "util.h"
 #include "workload.h"
 
@@ -68,6 +69,16 @@ usage(FILE *stream)
 "                    weak references, indexes, a transaction per record\n"
 "                    with its checks; docs/model.md); json-only: only the\n"
 "                    database, so the JSON representation's share shows\n"
+"  --txn-order hash|creation\n"
+"                    full model: the order of the commit's passes over a\n"
+"                    transaction's rows; hash (default): each table's hash\n"
+"                    map in bucket order, as ovsdb-server; creation: the\n"
+"                    order the rows joined (the model before; same result)\n"
+"  --load-boundary first-answer|read-db\n"
+"                    where the load phase ends; first-answer (default):\n"
+"                    where ovsdb-server's load CPU is read, after its\n"
+"                    first allocations past read_db() (docs/model.md);\n"
+"                    read-db: right after the last record is applied\n"
 "  --help            this text\n"
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
@@ -113,7 +124,7 @@ enum {
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
     OPT_TABLE, OPT_CONDITION, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
-    OPT_MEM_BREAKDOWN, OPT_HELP,
+    OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_LOAD_BOUNDARY, OPT_HELP,
 };
 
 static void
@@ -138,6 +149,8 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "no-heap-stats", no_argument, NULL, OPT_NO_HEAP_STATS },
         { "string-atoms", required_argument, NULL, OPT_STRING_ATOMS },
         { "model", required_argument, NULL, OPT_MODEL },
+        { "txn-order", required_argument, NULL, OPT_TXN_ORDER },
+        { "load-boundary", required_argument, NULL, OPT_LOAD_BOUNDARY },
         { "mem-breakdown", no_argument, NULL, OPT_MEM_BREAKDOWN },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
@@ -221,6 +234,18 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             if (!db_model_from_string(optarg, &db_model)) {
                 usage_error("--model: \"%s\" is not full or json-only",
                             optarg);
+            }
+            break;
+        case OPT_TXN_ORDER:
+            if (!txn_order_from_string(optarg, &txn_order)) {
+                usage_error("--txn-order: \"%s\" is not hash or creation",
+                            optarg);
+            }
+            break;
+        case OPT_LOAD_BOUNDARY:
+            if (!load_boundary_from_string(optarg, &load_boundary)) {
+                usage_error("--load-boundary: \"%s\" is not first-answer "
+                            "or read-db", optarg);
             }
             break;
         case 'h':
@@ -339,6 +364,13 @@ main(int argc, char *argv[])
     }
     if (db_model != DB_MODEL_FULL) {
         ds_put_format(&params, " model=%s", db_model_name(db_model));
+    }
+    if (txn_order != TXN_ORDER_HASH) {
+        ds_put_format(&params, " txn_order=%s", txn_order_name(txn_order));
+    }
+    if (load_boundary != LOAD_BOUNDARY_FIRST_ANSWER) {
+        ds_put_format(&params, " load_boundary=%s",
+                      load_boundary_name(load_boundary));
     }
     if (xalloc_breakdown_enabled()) {
         ds_put_cstr(&params, " mem_breakdown=1");

@@ -17,8 +17,15 @@
  * hmap_node_nullify() does). */
 #define DST_NODE_NULL ((struct hmap_node *) (uintptr_t) 1)
 
+enum txn_order txn_order = TXN_ORDER_HASH;
+
+/* Bumped by each hash-ordered pass, to mark the rows and tables it has
+ * visited (OVS's for_each_txn_row() does the same). */
+static unsigned int serial;
+
 struct txn_row {
-    struct hmap_node hmap_node; /* In txn's 'by_uuid'. */
+    struct hmap_node hmap_node; /* In its txn_table's 'txn_rows'. */
+    unsigned int serial;        /* Last pass that visited it. */
     struct row *old;            /* Committed row, NULL if inserted. */
     struct row *new;            /* Row after the transaction, NULL if
                                  * deleted. */
@@ -30,16 +37,48 @@ struct txn_row {
     unsigned long changed[];    /* One bit per column that changed. */
 };
 
+/* The rows of one table in a transaction, by UUID (deleted ones too, which
+ * the table no longer holds), as OVS's struct ovsdb_txn_table. */
+struct txn_table {
+    struct list node;           /* In txn's 'tables', in join order. */
+    struct hmap txn_rows;       /* struct txn_row's, by UUID. */
+    unsigned int serial;        /* Last pass that visited the table. */
+    size_t n_processed;         /* Rows that pass has visited. */
+};
+
 struct txn {
     struct db *db;
-    struct txn_row **rows;      /* In the order they joined. */
+    struct list tables;         /* struct txn_table's, in join order. */
+    struct txn_table **by_table;    /* Per schema table, NULL until used. */
+    /* TXN_ORDER_CREATION only: every txn_row, in the order they joined
+     * (those determine_changes() drops too, which it does not free). */
+    struct txn_row **rows;
     size_t n_rows, allocated_rows;
-    struct hmap by_uuid;        /* The same rows, by UUID (deleted ones
-                                 * too, which the tables no longer hold). */
     struct hmap **txn_indexes;  /* Per table, its indexes' rows in this txn
                                  * (NULL until used). */
     long long n_atoms_diff;
+    txn_commit_cb *commit_cb;   /* txn_commit()'s, for report_change(). */
+    void *commit_aux;
 };
+
+const char *
+txn_order_name(enum txn_order order)
+{
+    return order == TXN_ORDER_HASH ? "hash" : "creation";
+}
+
+bool
+txn_order_from_string(const char *s, enum txn_order *order)
+{
+    if (!strcmp(s, "hash")) {
+        *order = TXN_ORDER_HASH;
+    } else if (!strcmp(s, "creation")) {
+        *order = TXN_ORDER_CREATION;
+    } else {
+        return false;
+    }
+    return true;
+}
 
 static bool
 bit_is_set(const unsigned long *b, unsigned int i)
@@ -66,14 +105,22 @@ txn_row_create(struct txn *txn, struct table *t, struct row *old,
     size_t n_longs = (t->schema->n_columns + LONG_BITS - 1) / LONG_BITS;
     enum xalloc_category cat = xalloc_category_set(XALLOC_MODEL);
     struct txn_row *tr = xzalloc(sizeof *tr + n_longs * sizeof(long));
+    struct txn_table **ttp = &txn->by_table[t->schema->index];
 
-    if (txn->n_rows >= txn->allocated_rows) {
-        txn->allocated_rows = txn->allocated_rows * 2 + 16;
-        txn->rows = xrealloc(txn->rows,
-                             txn->allocated_rows * sizeof *txn->rows);
+    if (!*ttp) {
+        *ttp = xzalloc(sizeof **ttp);
+        hmap_init(&(*ttp)->txn_rows);
+        list_push_back(&txn->tables, &(*ttp)->node);
+    }
+    if (txn_order == TXN_ORDER_CREATION) {
+        if (txn->n_rows >= txn->allocated_rows) {
+            txn->allocated_rows = txn->allocated_rows * 2 + 16;
+            txn->rows = xrealloc(txn->rows,
+                                 txn->allocated_rows * sizeof *txn->rows);
+        }
+        txn->rows[txn->n_rows++] = tr;
     }
     xalloc_category_set(cat);
-    txn->rows[txn->n_rows++] = tr;
 
     tr->old = old;
     tr->new = new;
@@ -89,7 +136,7 @@ txn_row_create(struct txn *txn, struct table *t, struct row *old,
         row_ovs(new)->txn_row = tr;
     }
     cat = xalloc_category_set(XALLOC_MODEL);
-    hmap_insert(&txn->by_uuid, &tr->hmap_node, uuid_hash(&tr->uuid));
+    hmap_insert(&(*ttp)->txn_rows, &tr->hmap_node, uuid_hash(&tr->uuid));
     xalloc_category_set(cat);
     return tr;
 }
@@ -129,11 +176,15 @@ static struct txn_row *
 find_txn_row(const struct txn *txn, const struct table *t,
              const struct uuid *uuid)
 {
-    for (struct hmap_node *n = hmap_first_with_hash(&txn->by_uuid,
+    const struct txn_table *tt = txn->by_table[t->schema->index];
+    if (!tt) {
+        return NULL;
+    }
+    for (struct hmap_node *n = hmap_first_with_hash(&tt->txn_rows,
                                                     uuid_hash(uuid));
          n; n = hmap_next_with_hash(n)) {
         struct txn_row *tr = CONTAINER_OF(n, struct txn_row, hmap_node);
-        if (tr->table == t && uuid_equals(&tr->uuid, uuid)) {
+        if (uuid_equals(&tr->uuid, uuid)) {
             return tr;
         }
     }
@@ -156,6 +207,64 @@ find_or_make_txn_row(struct txn *txn, struct table *t,
         row = txn_row_modify(txn, t, row);
     }
     return row_ovs(row)->txn_row;
+}
+
+/* ---- Walking the transaction's rows ---- */
+
+typedef char *txn_row_cb(struct txn *, struct txn_row *);
+
+/* Calls 'cb' once for every row of 'txn', rows that join during the walk
+ * included, until it returns an error.  TXN_ORDER_HASH walks as OVS's
+ * for_each_txn_row() does: table by table in join order, each table's
+ * 'txn_rows' in bucket order (so rows come at random addresses), again
+ * until every row carries this pass's serial.  TXN_ORDER_CREATION walks
+ * the rows in the order they joined, as the model did before. */
+static char *
+for_each_txn_row(struct txn *txn, txn_row_cb *cb)
+{
+    if (txn_order == TXN_ORDER_CREATION) {
+        for (size_t k = 0; k < txn->n_rows; k++) {
+            char *error = cb(txn, txn->rows[k]);
+            if (error) {
+                return error;
+            }
+        }
+        return NULL;
+    }
+
+    bool any_work;
+    serial++;
+    do {
+        any_work = false;
+        for (struct list *l = txn->tables.next; l != &txn->tables;
+             l = l->next) {
+            struct txn_table *tt = CONTAINER_OF(l, struct txn_table, node);
+            if (tt->serial != serial) {
+                tt->serial = serial;
+                tt->n_processed = 0;
+            }
+            while (tt->n_processed < tt->txn_rows.n) {
+                /* 'cb' may insert rows (and so resize the map) or remove
+                 * the row it is given: take the next one first. */
+                struct hmap_node *n, *next;
+                for (n = hmap_first(&tt->txn_rows); n; n = next) {
+                    next = hmap_next(&tt->txn_rows, n);
+                    struct txn_row *tr = CONTAINER_OF(n, struct txn_row,
+                                                      hmap_node);
+                    if (tr->serial != serial) {
+                        tr->serial = serial;
+                        tt->n_processed++;
+                        any_work = true;
+                        char *error = cb(txn, tr);
+                        if (error) {
+                            return error;
+                        }
+                    }
+                }
+            }
+        }
+    } while (any_work);
+    return NULL;
 }
 
 /* ---- Reading the record ---- */
@@ -324,47 +433,52 @@ adjust_refs_cb(struct txn *txn, struct txn_row *tr,
 }
 
 static char *
-update_ref_counts(struct txn *txn)
+update_row_ref_count(struct txn *txn, struct txn_row *tr)
 {
-    /* Rows that join while counting (referenced rows) are visited too. */
-    for (size_t k = 0; k < txn->n_rows; k++) {
-        struct txn_row *tr = txn->rows[k];
-        const struct table_schema *ts = txn_row_schema(tr);
-        for (unsigned int i = 0; i < ts->n_columns; i++) {
-            const struct column_schema *c = ts->columns[i];
-            char *error = NULL;
-            if (!bit_is_set(tr->changed, i)
-                || !column_has_refs(c, REF_STRONG)) {
-                continue;
-            }
-            if (tr->old && !tr->new) {
-                error = walk_all(txn, tr, c, &tr->old->fields[i], -1,
-                                 adjust_refs_cb, NULL);
-            } else if (!tr->old && tr->new) {
-                error = walk_all(txn, tr, c, &tr->new->fields[i], 1,
-                                 adjust_refs_cb, NULL);
-            } else if (tr->old && tr->new) {
-                error = walk_changes(txn, tr, c, &tr->old->fields[i],
-                                     &tr->new->fields[i], adjust_refs_cb,
-                                     NULL);
-            }
-            if (error) {
-                return error;
-            }
+    const struct table_schema *ts = txn_row_schema(tr);
+    for (unsigned int i = 0; i < ts->n_columns; i++) {
+        const struct column_schema *c = ts->columns[i];
+        char *error = NULL;
+        if (!bit_is_set(tr->changed, i) || !column_has_refs(c, REF_STRONG)) {
+            continue;
         }
-    }
-    for (size_t k = 0; k < txn->n_rows; k++) {
-        struct txn_row *tr = txn->rows[k];
-        if (tr->old && !tr->new && tr->n_refs) {
-            char s[UUID_LEN + 1];
-            uuid_format(&tr->uuid, s);
-            return xasprintf("referential integrity violation: cannot delete "
-                             "%s row %s because of %zu remaining "
-                             "reference(s)", tr->table->schema->name, s,
-                             tr->n_refs);
+        if (tr->old && !tr->new) {
+            error = walk_all(txn, tr, c, &tr->old->fields[i], -1,
+                             adjust_refs_cb, NULL);
+        } else if (!tr->old && tr->new) {
+            error = walk_all(txn, tr, c, &tr->new->fields[i], 1,
+                             adjust_refs_cb, NULL);
+        } else if (tr->old && tr->new) {
+            error = walk_changes(txn, tr, c, &tr->old->fields[i],
+                                 &tr->new->fields[i], adjust_refs_cb, NULL);
+        }
+        if (error) {
+            return error;
         }
     }
     return NULL;
+}
+
+static char *
+check_ref_count(struct txn *txn OVS_UNUSED, struct txn_row *tr)
+{
+    if (tr->old && !tr->new && tr->n_refs) {
+        char s[UUID_LEN + 1];
+        uuid_format(&tr->uuid, s);
+        return xasprintf("referential integrity violation: cannot delete "
+                         "%s row %s because of %zu remaining "
+                         "reference(s)", tr->table->schema->name, s,
+                         tr->n_refs);
+    }
+    return NULL;
+}
+
+static char *
+update_ref_counts(struct txn *txn)
+{
+    /* Rows that join while counting (referenced rows) are visited too. */
+    char *error = for_each_txn_row(txn, update_row_ref_count);
+    return error ? error : for_each_txn_row(txn, check_ref_count);
 }
 
 /* ---- Garbage collection of unreferenced rows of non-root tables ---- */
@@ -417,16 +531,10 @@ delete_garbage_row(struct txn *txn, struct txn_row *tr)
 }
 
 static char *
-collect_garbage(struct txn *txn)
+collect_garbage_row(struct txn *txn, struct txn_row *tr)
 {
-    for (size_t k = 0; k < txn->n_rows; k++) {
-        struct txn_row *tr = txn->rows[k];
-        if (tr->new && !tr->n_refs && !txn_row_schema(tr)->is_root) {
-            char *error = delete_garbage_row(txn, tr);
-            if (error) {
-                return error;
-            }
-        }
+    if (tr->new && !tr->n_refs && !txn_row_schema(tr)->is_root) {
+        return delete_garbage_row(txn, tr);
     }
     return NULL;
 }
@@ -699,10 +807,9 @@ assess_column(struct txn *txn, struct txn_row *tr,
 }
 
 static char *
-assess_weak_refs(struct txn *txn)
+assess_weak_refs(struct txn *txn, struct txn_row *tr)
 {
-    for (size_t k = 0; k < txn->n_rows; k++) {
-        struct txn_row *tr = txn->rows[k];
+    {
         const struct table_schema *ts = txn_row_schema(tr);
 
         if (tr->old && !tr->new) {
@@ -729,7 +836,7 @@ assess_weak_refs(struct txn *txn)
             }
         }
         if (!tr->new) {
-            continue;
+            return NULL;
         }
         for (unsigned int i = 0; i < ts->n_columns; i++) {
             if (column_has_refs(ts->columns[i], REF_WEAK)) {
@@ -806,13 +913,12 @@ duplicate_error(const struct table_schema *ts, unsigned int i,
 }
 
 static char *
-check_index_uniqueness(struct txn *txn)
+check_index_uniqueness(struct txn *txn, struct txn_row *tr)
 {
-    for (size_t k = 0; k < txn->n_rows; k++) {
-        struct txn_row *tr = txn->rows[k];
+    {
         const struct table_schema *ts = txn_row_schema(tr);
         if (!tr->new || !ts->n_indexes) {
-            continue;
+            return NULL;
         }
         struct hmap **txn_indexes = &txn->txn_indexes[ts->index];
         enum xalloc_category cat = xalloc_category_set(XALLOC_INDEX);
@@ -862,11 +968,10 @@ row_columns_equal(const struct row *a, const struct row *b,
     return equal;
 }
 
-static void
-determine_changes(struct txn *txn)
+static char *
+determine_changes(struct txn *txn, struct txn_row *tr)
 {
-    for (size_t k = 0; k < txn->n_rows; k++) {
-        struct txn_row *tr = txn->rows[k];
+    {
         const struct table_schema *ts = txn_row_schema(tr);
         if (tr->old && tr->new) {
             if (row_columns_equal(tr->old, tr->new, ts, tr->changed)) {
@@ -875,7 +980,12 @@ determine_changes(struct txn *txn)
                 row_destroy(tr->new, ts);
                 row_ovs(tr->old)->txn_row = NULL;
                 tr->old = tr->new = NULL;
-                hmap_remove(&txn->by_uuid, &tr->hmap_node);
+                hmap_remove(&txn->by_table[ts->index]->txn_rows,
+                            &tr->hmap_node);
+                if (txn_order == TXN_ORDER_HASH) {
+                    /* Else txn->rows[] still holds it. */
+                    xfree(tr);
+                }
             }
         } else if (tr->old || tr->new) {
             for (unsigned int i = 0; i < ts->n_columns; i++) {
@@ -883,19 +993,17 @@ determine_changes(struct txn *txn)
             }
         }
     }
+    return NULL;
 }
 
 static char *
-check_max_rows(struct txn *txn)
+check_max_rows(struct txn *txn OVS_UNUSED, struct txn_row *tr)
 {
-    for (size_t k = 0; k < txn->n_rows; k++) {
-        const struct table *t = txn->rows[k]->table;
-        if (t->schema->max_rows && t->n_rows > (size_t) t->schema->max_rows) {
-            return xasprintf("constraint violation: table %s would hold %zu "
-                             "rows, more than its maxRows %lld",
-                             t->schema->name, t->n_rows,
-                             t->schema->max_rows);
-        }
+    const struct table *t = tr->table;
+    if (t->schema->max_rows && t->n_rows > (size_t) t->schema->max_rows) {
+        return xasprintf("constraint violation: table %s would hold %zu "
+                         "rows, more than its maxRows %lld",
+                         t->schema->name, t->n_rows, t->schema->max_rows);
     }
     return NULL;
 }
@@ -911,19 +1019,17 @@ row_atoms(const struct row *row, const struct table_schema *ts)
     return n;
 }
 
-static void
-count_atoms(struct txn *txn)
+static char *
+count_atoms(struct txn *txn, struct txn_row *tr)
 {
-    for (size_t k = 0; k < txn->n_rows; k++) {
-        struct txn_row *tr = txn->rows[k];
-        const struct table_schema *ts = txn_row_schema(tr);
-        if (tr->new) {
-            txn->n_atoms_diff += row_atoms(tr->new, ts);
-        }
-        if (tr->old) {
-            txn->n_atoms_diff -= row_atoms(tr->old, ts);
-        }
+    const struct table_schema *ts = txn_row_schema(tr);
+    if (tr->new) {
+        txn->n_atoms_diff += row_atoms(tr->new, ts);
     }
+    if (tr->old) {
+        txn->n_atoms_diff -= row_atoms(tr->old, ts);
+    }
+    return NULL;
 }
 
 static char *
@@ -931,20 +1037,19 @@ precommit(struct txn *txn)
 {
     char *error;
 
-    determine_changes(txn);
+    for_each_txn_row(txn, determine_changes);
     if ((error = update_ref_counts(txn))
-        || (error = collect_garbage(txn))
-        || (error = check_max_rows(txn))
-        || (error = assess_weak_refs(txn))
-        || (error = check_index_uniqueness(txn))) {
+        || (error = for_each_txn_row(txn, collect_garbage_row))
+        || (error = for_each_txn_row(txn, check_max_rows))
+        || (error = for_each_txn_row(txn, assess_weak_refs))
+        || (error = for_each_txn_row(txn, check_index_uniqueness))) {
         return error;
     }
-    count_atoms(txn);
-    return NULL;
+    return for_each_txn_row(txn, count_atoms);
 }
 
-static void
-update_weak_refs(struct txn *txn, struct txn_row *tr)
+static char *
+update_weak_refs(struct txn *txn OVS_UNUSED, struct txn_row *tr)
 {
     struct list *l, *next;
 
@@ -979,10 +1084,11 @@ update_weak_refs(struct txn *txn, struct txn_row *tr)
             weak_ref_destroy(w);
         }
     }
+    return NULL;
 }
 
-static void
-commit_row(struct txn_row *tr)
+static char *
+commit_row(struct txn *txn OVS_UNUSED, struct txn_row *tr)
 {
     const struct table_schema *ts = txn_row_schema(tr);
     enum xalloc_category cat = xalloc_category_set(XALLOC_INDEX);
@@ -1006,6 +1112,7 @@ commit_row(struct txn_row *tr)
         row_ovs(tr->old)->txn_row = NULL;
         row_destroy(tr->old, ts);
     }
+    return NULL;
 }
 
 static void
@@ -1022,12 +1129,12 @@ free_ref_list(struct txn *txn, struct list *list)
     }
 }
 
-/* Undoes every change of 'txn' (last first). */
-static void
-abort_txn(struct txn *txn)
+/* Undoes the changes of 'tr' (each row has one txn_row, so the order does
+ * not matter). */
+static char *
+abort_row(struct txn *txn, struct txn_row *tr)
 {
-    for (size_t k = txn->n_rows; k-- > 0;) {
-        struct txn_row *tr = txn->rows[k];
+    {
         const struct table_schema *ts = txn_row_schema(tr);
 
         free_ref_list(txn, &tr->added_refs);
@@ -1045,8 +1152,17 @@ abort_txn(struct txn *txn)
             row_ovs(tr->old)->txn_row = NULL;
         }
     }
+    return NULL;
 }
 
+static void
+abort_txn(struct txn *txn)
+{
+    for_each_txn_row(txn, abort_row);
+}
+
+/* Frees the txn_rows: in TXN_ORDER_HASH, in each table's bucket order, as
+ * ovsdb_txn_row_commit() frees them. */
 static void
 txn_destroy(struct txn *txn)
 {
@@ -1054,7 +1170,21 @@ txn_destroy(struct txn *txn)
         xfree(txn->rows[k]);
     }
     xfree(txn->rows);
-    hmap_destroy(&txn->by_uuid);
+    for (struct list *l = txn->tables.next, *next; l != &txn->tables;
+         l = next) {
+        struct txn_table *tt = CONTAINER_OF(l, struct txn_table, node);
+        next = l->next;
+        if (txn_order == TXN_ORDER_HASH) {
+            struct hmap_node *n, *nn;
+            for (n = hmap_first(&tt->txn_rows); n; n = nn) {
+                nn = hmap_next(&tt->txn_rows, n);
+                xfree(CONTAINER_OF(n, struct txn_row, hmap_node));
+            }
+        }
+        hmap_destroy(&tt->txn_rows);
+        xfree(tt);
+    }
+    xfree(txn->by_table);
     for (unsigned int i = 0; i < txn->db->schema->n_tables; i++) {
         struct hmap *h = txn->txn_indexes[i];
         if (h) {
@@ -1076,7 +1206,9 @@ txn_create(struct db *db)
     xalloc_category_set(cat);
 
     txn->db = db;
-    hmap_init(&txn->by_uuid);
+    list_init(&txn->tables);
+    txn->by_table = xcalloc(db->schema->n_tables ? db->schema->n_tables : 1,
+                            sizeof *txn->by_table);
     txn->txn_indexes = xcalloc(db->schema->n_tables ? db->schema->n_tables
                                                     : 1,
                                sizeof *txn->txn_indexes);
@@ -1087,6 +1219,15 @@ struct row *
 txn_modify_row(struct txn *txn, struct table *t, struct row *row)
 {
     return txn_row_modify(txn, t, row);
+}
+
+static char *
+report_change(struct txn *txn, struct txn_row *tr)
+{
+    if (tr->old || tr->new) {
+        txn->commit_cb(txn->commit_aux, tr->table, tr->old, tr->new);
+    }
+    return NULL;
 }
 
 char *
@@ -1100,19 +1241,12 @@ txn_commit(struct txn *txn, txn_commit_cb *cb, void *aux)
         struct db *db = txn->db;
         db->n_atoms += txn->n_atoms_diff;
         if (cb) {
-            for (size_t k = 0; k < txn->n_rows; k++) {
-                struct txn_row *tr = txn->rows[k];
-                if (tr->old || tr->new) {
-                    cb(aux, tr->table, tr->old, tr->new);
-                }
-            }
+            txn->commit_cb = cb;
+            txn->commit_aux = aux;
+            for_each_txn_row(txn, report_change);
         }
-        for (size_t k = 0; k < txn->n_rows; k++) {
-            update_weak_refs(txn, txn->rows[k]);
-        }
-        for (size_t k = 0; k < txn->n_rows; k++) {
-            commit_row(txn->rows[k]);
-        }
+        for_each_txn_row(txn, update_weak_refs);
+        for_each_txn_row(txn, commit_row);
         db->n_txns++;
     }
     txn_destroy(txn);

@@ -11,11 +11,23 @@
 #ifndef HARNESS_TXN_H
 #define HARNESS_TXN_H 1
 
+#include <stdbool.h>
+
 struct db;
 struct json;
 struct row;
 struct table;
 struct txn;
+
+/* The order of the commit's passes over the transaction's rows.  hash (the
+ * default): per table, in the bucket order of the table's hash map of
+ * transaction rows, as ovsdb-server walks them (rows at random addresses);
+ * creation: in the order the rows joined (the model before, which the
+ * hardware prefetcher follows).  The committed database is the same. */
+enum txn_order { TXN_ORDER_HASH, TXN_ORDER_CREATION };
+extern enum txn_order txn_order;
+const char *txn_order_name(enum txn_order);
+bool txn_order_from_string(const char *, enum txn_order *);
 
 /* Applies one record (the shape db_apply_record() takes) as a transaction.
  * Returns NULL or a malloc'd error; on error the database is unchanged. */

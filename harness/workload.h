@@ -62,6 +62,19 @@ const struct workload *workload_find(const char *name);
 
 struct db;
 struct db_load_stats;
+
+/* Where the "load" phase ends.  ovsdb-server's load CPU is read when it
+ * first answers; between read_db() and then, its first allocations of a
+ * KiB or more (OpenSSL's initialisation) make glibc consolidate the
+ * snapshot's freed JSON tree.  FIRST_ANSWER (the default) ends the load
+ * phase with one such allocation, so that this work is counted where the
+ * server counts it; READ_DB ends it right after the last record, which
+ * leaves that work to the next phase. */
+enum load_boundary { LOAD_BOUNDARY_FIRST_ANSWER, LOAD_BOUNDARY_READ_DB };
+extern enum load_boundary load_boundary;
+const char *load_boundary_name(enum load_boundary);
+bool load_boundary_from_string(const char *, enum load_boundary *);
+
 /* The "load" phase every workload starts with: reads 'o->dataset' into
  * '*dbp' (with 'stats' if nonnull), counting its rows as the phase's items.
  * Returns NULL or a malloc'd error naming file, record and offset. */
