@@ -100,11 +100,30 @@ db_find_table(struct db *db, const char *name)
     return ts ? &db->tables[ts->index] : NULL;
 }
 
+bool row_uuid_datums = true;
+
+static bool
+row_has_uuid_datums(void)
+{
+    return db_model == DB_MODEL_FULL && row_uuid_datums;
+}
+
 struct row *
 table_find_row(const struct table *t, const struct uuid *uuid)
 {
-    for (struct row *r = t->buckets[uuid_hash(uuid) & t->mask]; r;
-         r = r->next) {
+    struct row *r = t->buckets[uuid_hash(uuid) & t->mask];
+
+    if (row_has_uuid_datums()) {
+        /* As ovsdb_table_get_row(): each candidate's UUID is read through
+         * its _uuid datum, one more dependent load. */
+        for (; r; r = r->next) {
+            if (uuid_equals(&row_ovs(r)->uuid_key->uuid, uuid)) {
+                return r;
+            }
+        }
+        return NULL;
+    }
+    for (; r; r = r->next) {
         if (uuid_equals(&r->uuid, uuid)) {
             return r;
         }
@@ -149,6 +168,11 @@ row_alloc(const struct table_schema *ts)
         ro->txn_row = NULL;
         hmap_init(&ro->dst_refs);
         ro->n_refs = 0;
+        ro->uuid_key = ro->version_key = NULL;
+        if (row_uuid_datums) {
+            ro->uuid_key = xmalloc(sizeof *ro->uuid_key);
+            ro->version_key = xmalloc(sizeof *ro->version_key);
+        }
         r = (struct row *) (ro + 1);
         memset(row_refcnts(r, ts), 0, ts->n_columns * sizeof(unsigned int *));
     } else {
@@ -166,6 +190,10 @@ row_create(const struct table_schema *ts, const struct uuid *uuid)
 
     r->uuid = *uuid;
     memset(&r->version, 0, sizeof r->version);
+    if (row_has_uuid_datums()) {
+        row_ovs(r)->uuid_key->uuid = *uuid;
+        memset(&row_ovs(r)->version_key->uuid, 0, sizeof(struct uuid));
+    }
     for (unsigned int i = 0; i < ts->n_columns; i++) {
         datum_init_default(&r->fields[i], &ts->columns[i]->type);
     }
@@ -270,9 +298,20 @@ row_destroy(struct row *r, const struct table_schema *ts)
             weak_ref_destroy(CONTAINER_OF(node, struct weak_ref, dst_node));
         }
         hmap_destroy(&ro->dst_refs);
+        xfree(ro->uuid_key);
+        xfree(ro->version_key);
         xfree(ro);
     } else {
         xfree(r);
+    }
+}
+
+static void
+copy_uuid_datums(struct row *dst, const struct row *src)
+{
+    if (row_has_uuid_datums()) {
+        *row_ovs(dst)->uuid_key = *row_ovs(src)->uuid_key;
+        *row_ovs(dst)->version_key = *row_ovs(src)->version_key;
     }
 }
 
@@ -290,6 +329,7 @@ row_clone(const struct row *src, const struct table_schema *ts)
     xalloc_category_set(old);
     if (db_model == DB_MODEL_FULL) {
         row_ovs(r)->table = row_ovs(src)->table;
+        copy_uuid_datums(r, src);
     }
     return r;
 }
@@ -304,6 +344,7 @@ row_clone_shared(const struct row *src_, const struct table_schema *ts)
     r->uuid = src->uuid;
     r->version = src->version;
     row_ovs(r)->table = row_ovs(src)->table;
+    copy_uuid_datums(r, src);
     for (unsigned int i = 0; i < ts->n_columns; i++) {
         row_field_share(src, ts, i, &r->fields[i], &refcnts[i]);
     }

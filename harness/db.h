@@ -43,7 +43,18 @@ struct row_ovs {
     struct txn_row *txn_row;    /* Transaction the row is in, if any. */
     struct hmap dst_refs;       /* struct weak_ref's pointing to this row. */
     size_t n_refs;              /* Strong references to this row. */
+    /* With row_uuid_datums: the atoms of the row's _uuid and _version
+     * datums, each its own block as in OVS (fields[0/1].keys); UUID
+     * lookups compare through 'uuid_key', and the commit generates
+     * '*version_key' (row-version.h).  NULL otherwise.  struct row's
+     * 'uuid' and 'version' stay what the outputs show. */
+    union atom *uuid_key;
+    union atom *version_key;
 };
+
+/* Full model: whether rows keep _uuid and _version as OVS keeps them
+ * (--row-uuids datums, the default) or only inline (--row-uuids inline). */
+extern bool row_uuid_datums;
 
 /* A weak reference from a column of one row to another row, kept (as OVS
  * does since 2.16) in the destination row's 'dst_refs', with a copy of the

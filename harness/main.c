@@ -74,6 +74,13 @@ usage(FILE *stream)
 "                    transaction's rows; hash (default): each table's hash\n"
 "                    map in bucket order, as ovsdb-server; creation: the\n"
 "                    order the rows joined (the model before; same result)\n"
+"  --row-uuids datums|inline\n"
+"                    full model: datums (default): each row's _uuid and\n"
+"                    _version are atoms of their own, as in OVS, UUID\n"
+"                    lookups read them through that pointer, and _version\n"
+"                    is generated (AES-128 of a counter) per insert and\n"
+"                    change; inline: only the row's inline UUID (the model\n"
+"                    before; outputs are the same)\n"
 "  --load-boundary first-answer|read-db\n"
 "                    where the load phase ends; first-answer (default):\n"
 "                    where ovsdb-server's load CPU is read, after its\n"
@@ -124,7 +131,7 @@ enum {
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
     OPT_TABLE, OPT_CONDITION, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
-    OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_LOAD_BOUNDARY, OPT_HELP,
+    OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
 };
 
 static void
@@ -150,6 +157,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "string-atoms", required_argument, NULL, OPT_STRING_ATOMS },
         { "model", required_argument, NULL, OPT_MODEL },
         { "txn-order", required_argument, NULL, OPT_TXN_ORDER },
+        { "row-uuids", required_argument, NULL, OPT_ROW_UUIDS },
         { "load-boundary", required_argument, NULL, OPT_LOAD_BOUNDARY },
         { "mem-breakdown", no_argument, NULL, OPT_MEM_BREAKDOWN },
         { "help", no_argument, NULL, OPT_HELP },
@@ -239,6 +247,16 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         case OPT_TXN_ORDER:
             if (!txn_order_from_string(optarg, &txn_order)) {
                 usage_error("--txn-order: \"%s\" is not hash or creation",
+                            optarg);
+            }
+            break;
+        case OPT_ROW_UUIDS:
+            if (!strcmp(optarg, "datums")) {
+                row_uuid_datums = true;
+            } else if (!strcmp(optarg, "inline")) {
+                row_uuid_datums = false;
+            } else {
+                usage_error("--row-uuids: \"%s\" is not datums or inline",
                             optarg);
             }
             break;
@@ -367,6 +385,9 @@ main(int argc, char *argv[])
     }
     if (txn_order != TXN_ORDER_HASH) {
         ds_put_format(&params, " txn_order=%s", txn_order_name(txn_order));
+    }
+    if (!row_uuid_datums) {
+        ds_put_cstr(&params, " row_uuids=inline");
     }
     if (load_boundary != LOAD_BOUNDARY_FIRST_ANSWER) {
         ds_put_format(&params, " load_boundary=%s",

@@ -9,6 +9,7 @@
 #include "db.h"
 #include "ds.h"
 #include "json.h"
+#include "row-version.h"
 #include "util.h"
 
 #define LONG_BITS (sizeof(unsigned long) * CHAR_BIT)
@@ -306,6 +307,10 @@ txn_table_from_json(struct txn *txn, struct table *t,
             if (error) {
                 row_destroy(row, t->schema);
             } else {
+                if (row_ovs(row)->version_key) {
+                    /* As ovsdb_txn_row_insert(). */
+                    row_version_generate(&row_ovs(row)->version_key->uuid);
+                }
                 table_link_row(t, row);
                 txn_row_create(txn, t, NULL, row);
             }
@@ -1032,6 +1037,22 @@ count_atoms(struct txn *txn, struct txn_row *tr)
     return NULL;
 }
 
+/* A modified row that changed gets a new _version. */
+static char *
+update_version(struct txn *txn OVS_UNUSED, struct txn_row *tr)
+{
+    if (tr->old && tr->new && row_ovs(tr->new)->version_key) {
+        const struct table_schema *ts = txn_row_schema(tr);
+        for (unsigned int i = 0; i < ts->n_columns; i++) {
+            if (bit_is_set(tr->changed, i)) {
+                row_version_generate(&row_ovs(tr->new)->version_key->uuid);
+                break;
+            }
+        }
+    }
+    return NULL;
+}
+
 static char *
 precommit(struct txn *txn)
 {
@@ -1045,7 +1066,11 @@ precommit(struct txn *txn)
         || (error = for_each_txn_row(txn, check_index_uniqueness))) {
         return error;
     }
-    return for_each_txn_row(txn, count_atoms);
+    for_each_txn_row(txn, count_atoms);
+    if (row_uuid_datums) {
+        for_each_txn_row(txn, update_version);
+    }
+    return NULL;
 }
 
 static char *

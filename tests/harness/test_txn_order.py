@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The commit's pass order (--txn-order) and where the load phase ends
-(--load-boundary) change how the model spends time, never what it holds:
-on each database (log form: inserts, modifications, deletions, garbage
-rows), dump and compact outputs are byte-identical and the load counters
-equal across both orders and both boundaries; the boundary is one
-allocation inside the load phase; bad values are usage errors naming the
-option.
+"""The commit's pass order (--txn-order), the rows' _uuid/_version datums
+(--row-uuids) and where the load phase ends (--load-boundary) change how
+the model spends time, never what it holds: on each database (log form:
+inserts, modifications, deletions, garbage rows), dump and compact outputs
+are byte-identical and the load counters equal across every combination;
+the boundary is one allocation inside the load phase; the datums are two
+blocks per row; bad values are usage errors naming the option.
 
 usage: test_txn_order.py EXE DB...
 """
@@ -17,6 +17,19 @@ from harnesslib import bench, fail, load_results, run
 
 ORDERS = ['hash', 'creation']
 BOUNDARIES = ['first-answer', 'read-db']
+UUIDS = ['datums', 'inline']
+# (option, results params key, values with the default first)
+OPTIONS = [('--txn-order', 'txn_order', ORDERS),
+           ('--load-boundary', 'load_boundary', BOUNDARIES),
+           ('--row-uuids', 'row_uuids', UUIDS)]
+COMBOS = [(o, b, u) for o in ORDERS for b in BOUNDARIES for u in UUIDS]
+
+
+def args(combo):
+    out = []
+    for (opt, _, _), value in zip(OPTIONS, combo):
+        out += [opt, value]
+    return out
 
 
 def output(exe, workload, db, tmp, extra):
@@ -34,64 +47,60 @@ def load(exe, db, tmp, extra):
 
 def check_db(exe, db, tmp):
     name = os.path.basename(db)
+    default = COMBOS[0]
     for workload in ['dump', 'compact']:
-        outs = {}
-        for order in ORDERS:
-            for boundary in BOUNDARIES:
-                outs[order, boundary] = output(
-                    exe, workload, db, tmp,
-                    ['--txn-order', order, '--load-boundary', boundary])
-        first = outs['hash', 'first-answer']
+        outs = {c: output(exe, workload, db, tmp, args(c)) for c in COMBOS}
+        first = outs[default]
         if not first:
             fail('%s %s: empty output' % (name, workload))
-        for key, out in outs.items():
+        for combo, out in outs.items():
             if out != first:
-                fail('%s %s with --txn-order %s --load-boundary %s differs '
-                     'from hash/first-answer (%d vs %d bytes)'
-                     % (name, workload, key[0], key[1], len(out),
-                        len(first)))
+                fail('%s %s with %s differs from the defaults (%d vs %d '
+                     'bytes)' % (name, workload, ' '.join(args(combo)),
+                                 len(out), len(first)))
 
-    loads = {}
-    for order in ORDERS:
-        for boundary in BOUNDARIES:
-            loads[order, boundary] = load(
-                exe, db, tmp,
-                ['--txn-order', order, '--load-boundary', boundary])
-    base = bench(loads['hash', 'first-answer'], 'load/load')
-    for key, res in loads.items():
+    loads = {c: load(exe, db, tmp, args(c)) for c in COMBOS}
+    base = bench(loads[default], 'load/load')
+    for combo, res in loads.items():
         b = bench(res, 'load/load')
         for counter in ['rows', 'records', 'weak_refs', 'atoms']:
             if b.get(counter) != base.get(counter):
-                fail('%s: %s %s with %s, %s with hash/first-answer'
-                     % (name, counter, b.get(counter), key, base.get(counter)))
+                fail('%s: %s %s with %s, %s with the defaults'
+                     % (name, counter, b.get(counter), ' '.join(args(combo)),
+                        base.get(counter)))
         params = res['context']['params']
-        for opt, value, default in [('txn_order', key[0], 'hash'),
-                                    ('load_boundary', key[1],
-                                     'first-answer')]:
-            shown = '%s=%s' % (opt, value) in params
-            if shown != (value != default):
-                fail('%s: params "%s" for %s=%s' % (name, params, opt, value))
+        for (_, key, values), value in zip(OPTIONS, combo):
+            shown = '%s=%s' % (key, value) in params
+            if shown != (value != values[0]):
+                fail('%s: params "%s" for %s=%s' % (name, params, key, value))
 
-    # The boundary is one more allocation in the load phase (and one free),
-    # whatever the pass order.
-    for order in ORDERS:
-        fa = bench(loads[order, 'first-answer'], 'load/load')
-        rd = bench(loads[order, 'read-db'], 'load/load')
-        if fa['alloc_calls'] != rd['alloc_calls'] + 1:
-            fail('%s --txn-order %s: load allocations %d at first-answer, '
-                 '%d at read-db (wanted one more)'
-                 % (name, order, fa['alloc_calls'], rd['alloc_calls']))
+    for o in ORDERS:
+        for u in UUIDS:
+            # The boundary is one more allocation in the load phase.
+            fa = bench(loads[o, 'first-answer', u], 'load/load')
+            rd = bench(loads[o, 'read-db', u], 'load/load')
+            if fa['alloc_calls'] != rd['alloc_calls'] + 1:
+                fail('%s %s %s: load allocations %d at first-answer, %d at '
+                     'read-db (wanted one more)'
+                     % (name, o, u, fa['alloc_calls'], rd['alloc_calls']))
+        # Datums: two blocks per row created (at least one per row held).
+        d = bench(loads[o, 'first-answer', 'datums'], 'load/load')
+        n = bench(loads[o, 'first-answer', 'inline'], 'load/load')
+        if d['alloc_calls'] < n['alloc_calls'] + 2 * d['rows']:
+            fail('%s %s: %d allocations with _uuid/_version datums, %d '
+                 'without, for %d rows' % (name, o, d['alloc_calls'],
+                                          n['alloc_calls'], d['rows']))
 
 
 def check_usage(exe, db):
-    for opt in ['--txn-order', '--load-boundary']:
+    for opt, _, _ in OPTIONS:
         p = run([exe, 'load', '--no-sha256', opt, 'bogus', db], expect_rc=2)
         if opt not in p.stderr or '"bogus"' not in p.stderr:
             fail('%s bogus: unclear message: %s' % (opt, p.stderr))
         if p.stdout:
             fail('%s bogus: output on stdout: %s' % (opt, p.stdout))
     help_text = run([exe, '--help']).stdout
-    for text in ['--txn-order hash|creation',
+    for text in ['--txn-order hash|creation', '--row-uuids datums|inline',
                  '--load-boundary first-answer|read-db']:
         if text not in help_text:
             fail('--help lacks "%s"' % text)
@@ -105,7 +114,7 @@ def main():
         for db in sys.argv[2:]:
             check_db(exe, db, tmp)
         check_usage(exe, sys.argv[2])
-    print('txn order and load boundary: same results on %d databases'
+    print('txn order, row UUIDs and load boundary: same results on %d databases'
           % (len(sys.argv) - 2))
 
 

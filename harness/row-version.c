@@ -1,0 +1,67 @@
+/* _version UUID generation (see row-version.h). */
+#include "row-version.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <openssl/evp.h>
+
+#include "ovsdb/rng.h"
+
+static EVP_CIPHER_CTX *ctx;
+static uint64_t counter[2];
+
+static void
+row_version_cleanup(void)
+{
+    EVP_CIPHER_CTX_free(ctx);
+    ctx = NULL;
+}
+
+static void
+row_version_init(void)
+{
+    struct rng rng = rng_derive(0x76657273696f6eULL, 0, 0, 0);
+    unsigned char key[16];
+
+    for (int i = 0; i < 16; i += 8) {
+        uint64_t r = rng_next(&rng);
+        for (int j = 0; j < 8; j++) {
+            key[i + j] = r >> (8 * j);
+        }
+    }
+    counter[0] = rng_next(&rng);
+    counter[1] = rng_next(&rng);
+
+    ctx = EVP_CIPHER_CTX_new();
+    if (!ctx
+        || !EVP_EncryptInit_ex(ctx, EVP_aes_128_ecb(), NULL, key, NULL)
+        || !EVP_CIPHER_CTX_set_padding(ctx, 0)) {
+        fprintf(stderr, "row-version: cannot set up AES-128\n");
+        abort();
+    }
+    atexit(row_version_cleanup);
+}
+
+void
+row_version_generate(struct uuid *u)
+{
+    uint64_t block[2];
+    int n;
+
+    if (!ctx) {
+        row_version_init();
+    }
+    block[0] = counter[0];
+    block[1] = counter[1];
+    if (!++counter[1]) {
+        counter[0]++;
+    }
+    if (!EVP_EncryptUpdate(ctx, (unsigned char *) u->parts, &n,
+                           (const unsigned char *) block, sizeof block)
+        || n != (int) sizeof block) {
+        fprintf(stderr, "row-version: AES-128 failed\n");
+        abort();
+    }
+    uuid_set_v4(u);
+}
