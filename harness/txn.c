@@ -1037,7 +1037,9 @@ count_atoms(struct txn *txn, struct txn_row *tr)
     return NULL;
 }
 
-/* A modified row that changed gets a new _version. */
+/* A modified row that changed gets a new _version (OVS's update_version()),
+ * unless the caller already made one (transact.c's, which the outputs
+ * show): then the datum takes that one, so each change makes one. */
 static char *
 update_version(struct txn *txn OVS_UNUSED, struct txn_row *tr)
 {
@@ -1045,7 +1047,12 @@ update_version(struct txn *txn OVS_UNUSED, struct txn_row *tr)
         const struct table_schema *ts = txn_row_schema(tr);
         for (unsigned int i = 0; i < ts->n_columns; i++) {
             if (bit_is_set(tr->changed, i)) {
-                row_version_generate(&row_ovs(tr->new)->version_key->uuid);
+                struct uuid *v = &row_ovs(tr->new)->version_key->uuid;
+                if (!uuid_equals(&tr->new->version, &tr->old->version)) {
+                    *v = tr->new->version;
+                } else {
+                    row_version_generate(v);
+                }
                 break;
             }
         }
