@@ -51,8 +51,9 @@ def load_claims(path):
             raise SystemExit("%s: duplicate id %s" % (where, c["id"]))
         ids.add(c["id"])
         m = c["metric"]
-        if not (m.get("field") or m.get("derived") or m.get("sum")):
-            raise SystemExit("%s (%s): metric needs field, derived or sum" % (where, c["id"]))
+        if not (m.get("field") or m.get("derived") or m.get("sum") or m.get("max")):
+            raise SystemExit("%s (%s): metric needs field, derived, sum or max"
+                             % (where, c["id"]))
         if c.get("explain") and c["explain"] not in doc.get("explanations", {}):
             raise SystemExit("%s (%s): unknown explanation '%s'" % (where, c["id"], c["explain"]))
         if c.get("dataset") and c["dataset"] not in doc.get("datasets", {}):
@@ -186,13 +187,16 @@ def _one(data, workload, spec):
 
 
 def metric_values(data, workload, metric):
-    """Per-repetition values of a claim's metric in one results file."""
-    parts = metric.get("sum") or [metric]
+    """Per-repetition values of a claim's metric in one results file: one
+    field, or the sum or the max of several (e.g. a process's peak RSS is
+    the max of its phases' peaks)."""
+    combine = max if metric.get("max") else sum
+    parts = metric.get("sum") or metric.get("max") or [metric]
     per = [_one(data, workload, p) for p in parts]
     reps = set(per[0])
     for p in per[1:]:
         reps &= set(p)
-    return [sum(p[r] for p in per) for r in sorted(reps)]
+    return [combine(p[r] for p in per) for r in sorted(reps)]
 
 
 # ------------------------------------------------------------------ verdicts

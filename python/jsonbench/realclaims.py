@@ -10,6 +10,13 @@ jsonbench.claims plans, measures and judges it unchanged:
   model vs real     the model's change against the real builds' change
                     (the real change taken as the claim)
 
+Where the real side measures another metric or scale than the claim (raft:
+leader RSS at 0.1 where the claim is the model's heap at full size), the
+entry's "model" names the model's before/after for a twin of the claim
+with the real entry's metric and max_scale: the model runs it too, and
+"model vs real" judges the twin, so both halves measure the same thing on
+the same data.
+
 Builds go through the real-OVS build cache; a build that fails gives
 'not measured' with its log tail for the claims that need it.
 """
@@ -23,14 +30,19 @@ from . import claims as C
 DEFAULT_FILE = os.path.join(ROOT, "claims", "real-ovs.json")
 
 
-def load(path, claims_doc):
-    """The real-OVS claims file, checked against the claims document."""
+def load(path, claims_doc, strict=True):
+    """The real-OVS claims file, checked against the claims document; not
+    'strict' (planning the model's twins), entries for claims the document
+    lacks (another claims file) are left out instead of rejected."""
     with open(path) as f:
         try:
             doc = json.load(f)
         except ValueError as exc:
             raise SystemExit("%s: not valid JSON: %s" % (path, exc))
     ids = {c["id"] for c in claims_doc["claims"]}
+    if not strict:
+        doc["claims"] = {k: v for k, v in doc.get("claims", {}).items()
+                         if k in ids}
     for cid, r in doc.get("claims", {}).items():
         if cid not in ids:
             raise SystemExit("%s: claims.%s: no such claim in the claims "
@@ -38,7 +50,46 @@ def load(path, claims_doc):
         if r.get("pair") not in doc.get("pairs", {}):
             raise SystemExit("%s: claims.%s: unknown pair %r"
                              % (path, cid, r.get("pair")))
+        m = r.get("model")
+        if m is not None and not (
+                isinstance(m, dict) and all(
+                    isinstance(m.get(s), dict) and m[s].get("impl")
+                    for s in ("before", "after"))):
+            raise SystemExit("%s: claims.%s: model needs before and after, "
+                             "each with an impl" % (path, cid))
     return doc
+
+
+def twins(claims_doc, real_doc):
+    """{claim id: the claim as the model measures it for "model vs real"}
+    for the entries with a "model": its before/after sides, the real
+    entry's metric (or the model's own spelling of it, "model"."metric")
+    and max_scale (same metric, same dataset and scale on both halves).  Other claims are their own twin (not listed)."""
+    out = {}
+    if not real_doc:
+        return out
+    for c in claims_doc["claims"]:
+        r = real_doc.get("claims", {}).get(c["id"])
+        if not r or not r.get("model"):
+            continue
+        t = dict(c, twin=True)
+        for side in ("before", "after"):
+            t[side] = dict(c[side], **r["model"][side])
+        # The same quantity, named by the model's phases where they differ
+        # (the model resets its peak RSS per phase; a real process's peak
+        # is its whole life's).
+        t["metric"] = r["model"].get("metric") or r.get("metric") or c["metric"]
+        if "max_scale" in r:
+            t["max_scale"] = r["max_scale"]
+        out[c["id"]] = t
+    return out
+
+
+def with_twins(claims_doc, real_doc):
+    """The claims document plus the twins, for planning the model's runs."""
+    tw = twins(claims_doc, real_doc)
+    return dict(claims_doc, claims=claims_doc["claims"] + [
+        tw[c["id"]] for c in claims_doc["claims"] if c["id"] in tw])
 
 
 def target_name(ref):
@@ -237,26 +288,31 @@ def load_runs(results_dir, runs_meta):
 
 
 def evaluate(claims_doc, real_doc, model_runs, real_runs, stats=None,
-             scale=1.0, caps=True):
+             scale=1.0, caps=True, twin_claims=None):
     """{claim id: {"real": row of real vs claimed, "model_vs_real": row of
     the model's change against the real one (or None)}}; rows as
-    claims.evaluate() makes them."""
+    claims.evaluate() makes them.  'twin_claims': the twins the model's
+    runs were planned with (claims-run.json "twins"), else those of
+    'real_doc'."""
     sdoc = shadow(claims_doc, real_doc)
     out = {}
     for row in C.evaluate(sdoc, real_runs, stats, scale, caps):
         out[row["id"]] = {"real": row, "model_vs_real": None}
-    # The real change taken as the claim, for the model's runs.
+    # The real change taken as the claim, for the model's runs (its twin
+    # where the real side measures another metric or scale).
+    tw = twin_claims if twin_claims is not None else twins(claims_doc, real_doc)
     as_claims = []
     for c in claims_doc["claims"]:
         r = out.get(c["id"], {}).get("real")
         if not r or r.get("measured_before") is None:
             continue
-        as_claims.append(dict(c, claimed={
+        as_claims.append(dict(tw.get(c["id"], c), claimed={
             "before": r["measured_before"], "after": r["measured_after"],
             "unit": r["unit"]}))
     if as_claims:
         mdoc = dict(claims_doc, claims=as_claims)
         for row in C.evaluate(mdoc, model_runs, stats, scale, caps):
+            row["twin"] = row["id"] in tw
             out[row["id"]]["model_vs_real"] = row
     return out
 
@@ -281,7 +337,14 @@ def real_cells(entry):
         measured = "-"
         verdict = "%s: %s" % (r["verdict"], (r.get("why") or "")[:200])
     m = entry.get("model_vs_real")
-    return [measured, verdict, m["verdict"] if m else "-"]
+    mv = m["verdict"] if m else "-"
+    if m and m.get("twin") and m.get("measured_before") is not None:
+        # The model measured as real OVS is (its twin): show those figures.
+        mv += " (model, same metric and scale: %s -> %s (%s))" % (
+            C.fmt(m["measured_before"], m["unit"]),
+            C.fmt(m["measured_after"], m["unit"]),
+            C.fmt_pct(m["measured_change_pct"]))
+    return [measured, verdict, mv]
 
 
 def ensure_datasets(args, sdoc, groups, ds_paths, log):

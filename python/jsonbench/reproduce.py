@@ -105,7 +105,15 @@ class Plan:
         self.doc = C.load_claims(args.claims)
         self.only = [x.strip() for x in args.only.split(",")] if args.only else None
         self.caps = not args.no_caps
-        self.groups, self.users = C.plan(self.doc, self.only, args.scale, self.caps)
+        # The model also runs the twins of claims/real-ovs.json (the claims
+        # as real OVS measures them), so that a model-only reproduction
+        # joined to a --real-only one (--fill-from) has them.
+        twin_doc, self.twins = self.doc, {}
+        if os.path.exists(args.ovs_claims):
+            rdoc = realclaims.load(args.ovs_claims, self.doc, strict=False)
+            twin_doc = realclaims.with_twins(self.doc, rdoc)
+            self.twins = realclaims.twins(self.doc, rdoc)
+        self.groups, self.users = C.plan(twin_doc, self.only, args.scale, self.caps)
         self.n_claims = len({c for ids in self.users.values() for c in ids})
         # Before and after interleaved repetition by repetition.
         self.steps = [(g, run, rep) for g, runs in self.groups
@@ -373,6 +381,7 @@ def save(args, argv, p, ds, prog, out_dir, finished):
     meta = {"claims": p.doc, "claims_file": os.path.relpath(args.claims, ROOT),
             "scale": args.scale, "caps": p.caps, "repetitions": args.repetitions,
             "seed": args.seed, "command_args": shlex.join(argv), "runs": runs_meta,
+            "twins": p.twins,
             "dataset_stats": ds.stats, "complete": finished and not prog.interrupted,
             "run_seconds": {k: round(v, 1) for k, v in prog.group_seconds.items()},
             "duration_s": duration, "generate_s": ds.seconds,
@@ -426,7 +435,8 @@ def main(argv):
     if p.real_groups:
         meta = C.load_run(out_dir)[2]
         real = realclaims.evaluate(p.doc, p.real_doc, runs_loaded, realclaims.load_runs(
-            out_dir, meta.get("real", {}).get("runs", {})), ds.stats, args.scale, p.caps)
+            out_dir, meta.get("real", {}).get("runs", {})), ds.stats, args.scale, p.caps,
+            twin_claims=p.twins)
     print_table(rows, real)
     log("reproduce: %d claims, %s; %d run(s) failed; took %s; results in %s" % (
         len(rows), ", ".join("%s %d" % kv for kv in sorted(C.summary_counts(rows).items())),

@@ -112,6 +112,96 @@ def unit_checks():
             check("no-such-claim" in str(exc), "error names the claim")
 
 
+def twin_checks():
+    """Raft: the real side measures leader RSS at 0.1; the model's verdict
+    against it comes from a twin run with the same metric and scale (the
+    `serialized` impl, tree -> serialized), not from the claim's heap at
+    full size.  Compaction: the model's figure is load + compact + free, as
+    one `ovsdb-tool compact` process."""
+    doc = C.load_claims(os.path.join(ROOT, "claims", "seeds.json"))
+    real_doc = R.load(R.DEFAULT_FILE, doc)
+    tw = R.twins(doc, real_doc)
+    check(set(tw) == {"s2-raft-avg-mem", "s2-raft-peak-mem", "s2-raft-cpu"},
+          "twins: %s" % sorted(tw))
+    avg = tw["s2-raft-avg-mem"]
+    check(avg["before"]["impl"] == avg["after"]["impl"] == "serialized" and
+          (avg["before"]["mode"], avg["after"]["mode"]) == ("tree", "serialized"),
+          "raft twin sides: %s / %s" % (avg["before"], avg["after"]))
+    check(avg["metric"] == real_doc["claims"]["s2-raft-avg-mem"]["metric"],
+          "the twin must measure the real entry's metric: %s" % avg["metric"])
+    run = C.side_run(avg, "before", scale=1.0)
+    check(run["scale"] == 0.1 and run["impl"] == "serialized" and
+          run["args"][:2] == ["--mode", "tree"],
+          "twin run at the real scale: %s" % run)
+    # Planned with the model's runs (so a model-only reproduction has them).
+    groups, users = C.plan(R.with_twins(doc, real_doc), ["s2-raft"], 1.0)
+    keys = {C.run_key(r) for _g, rs in groups for r in rs}
+    check(C.run_key(run) in keys and "s2-raft-avg-mem" in users[C.run_key(run)],
+          "twin run not planned: %s" % sorted(keys))
+    # Model vs real judges the twin: the claim's own runs say -50%, the
+    # twin +10% like the real +9%: within tolerance, and the cell shows it.
+    claim = next(c for c in doc["claims"] if c["id"] == "s2-raft-avg-mem")
+    sh = next(c for c in R.shadow(doc, real_doc)["claims"]
+              if c["id"] == claim["id"])
+
+    def key(c, side, scale=1.0):
+        return C.run_key(C.side_run(c, side, scale))
+    heap = [{"phase": "load", "field": "heap_allocated_bytes"},
+            {"phase": "build_log", "field": "retained_log_heap_bytes"}]
+
+    def raft(load, log, rss):
+        return {"data": {"benchmarks": [
+            {"name": "raft/load", "run_type": "iteration", "repetition_index": 0,
+             "heap_allocated_bytes": load},
+            {"name": "raft/build_log", "run_type": "iteration",
+             "repetition_index": 0, "retained_log_heap_bytes": log},
+            {"name": "raft/send", "run_type": "iteration", "repetition_index": 0,
+             "rss_bytes": rss, "peak_rss_bytes": rss}]}}
+    check(C.metric_values(raft(3, 4, 9)["data"], "raft", {"sum": heap}) == [7],
+          "sum metric")
+    check(C.metric_values(raft(3, 4, 9)["data"], "raft", {"max": heap}) == [4],
+          "max metric")
+    model_runs = {key(claim, "before"): raft(100, 100, 500),
+                  key(claim, "after"): raft(100, 0, 400),
+                  key(avg, "before"): raft(100, 100, 600),
+                  key(avg, "after"): raft(100, 0, 660)}
+    real_runs = {key(sh, "before"): raft(0, 0, 700),
+                 key(sh, "after"): raft(0, 0, 763)}
+    r = R.evaluate(doc, real_doc, model_runs, real_runs)["s2-raft-avg-mem"]
+    m = r["model_vs_real"]
+    check(m and m["verdict"] == C.VERDICT_WITHIN and m.get("twin") and
+          abs(m["measured_change_pct"] - 10.0) < 1e-9,
+          "model vs real must judge the twin: %s" % m)
+    check("same metric and scale" in R.real_cells(r)[2], "twin cell: %s"
+          % R.real_cells(r)[2])
+    # Without the twin's runs there is no model verdict (never the claim's
+    # heap figure against the real RSS).
+    del model_runs[key(avg, "before")], model_runs[key(avg, "after")]
+    r = R.evaluate(doc, real_doc, model_runs, real_runs)["s2-raft-avg-mem"]
+    check(r["model_vs_real"] is None, "no twin runs: %s" % r["model_vs_real"])
+    # A "model" entry without impls is rejected; a foreign claims file
+    # keeps only its own entries when not strict.
+    bad = copy.deepcopy(real_doc)
+    bad["claims"]["s2-raft-cpu"]["model"] = {"before": {"mode": "tree"}}
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(bad, f)
+        f.flush()
+        try:
+            R.load(f.name, doc)
+            check(False, "a model entry without impls must be rejected")
+        except SystemExit as exc:
+            check("s2-raft-cpu" in str(exc), "error names the claim: %s" % exc)
+    one = dict(doc, claims=[claim])
+    check(set(R.load(R.DEFAULT_FILE, one, strict=False)["claims"]) ==
+          {"s2-raft-avg-mem"}, "not strict: only the document's claims")
+    # Compaction: load + compact + free, whole `ovsdb-tool compact`.
+    for c in doc["claims"]:
+        if c["workload"] == "compact":
+            parts = [p["phase"] for p in c["metric"].get("sum", [])]
+            check(parts == ["load", "compact", "free"],
+                  "%s: compaction metric %s" % (c["id"], c["metric"]))
+
+
 def git(tree, *args):
     subprocess.run(["git", "-C", tree, "-c", "user.name=t",
                     "-c", "user.email=t@t", *args], check=True,
@@ -242,6 +332,7 @@ def end_to_end():
 
 
 unit_checks()
+twin_checks()
 end_to_end()
 if failures:
     sys.exit(1)

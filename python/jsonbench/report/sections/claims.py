@@ -128,7 +128,8 @@ def _real_table(s, root, doc, runs, meta, rows):
     results = realclaims.evaluate(
         doc, real["claims"], runs,
         realclaims.load_runs(root, real.get("runs", {})),
-        meta.get("dataset_stats"), meta.get("scale", 1.0), meta.get("caps", True))
+        meta.get("dataset_stats"), meta.get("scale", 1.0), meta.get("caps", True),
+        twin_claims=meta.get("twins"))
     table = []
     for t, r in zip(table_rows(rows), rows):
         table.append(t[:6] + realclaims.real_cells(results.get(r["id"])) + t[6:])
