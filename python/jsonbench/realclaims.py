@@ -207,12 +207,16 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
         t.name = name
         targets[name] = t
     meta, index = {}, []
-    total = sum(len(r) for _g, r in groups)
+    total = sum(len(r) for _g, r in groups) * args.repetitions
     i = 0
     txn_client = None
     for _g, runs in groups:
+        # Set up each run of the group; then its repetitions interleaved
+        # (before, after, before, after, ...), as the model's are: on a
+        # shared machine, all repetitions of one build and then all of the
+        # other would measure the machine's load drift as an effect.
+        ready = []
         for r in runs:
-            i += 1
             key = C.run_key(r)
             name = r["impl"]
             if name in errors:
@@ -237,18 +241,26 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
                         txn_client=None, build_dir=args.build_dir,
                         cache_dir=args.ovs_cache_dir))
                 opts["txn_client"] = txn_client
-            log("[real %d/%d] %s %s %s x %d (claims %s)" % (
-                i, total, name, variant(r), ds["label"],
-                args.repetitions, ",".join(users[key])))
-            try:
-                doc = runner.run_job(targets[name], r["workload"], ds,
-                                     args.repetitions,
-                                     sha256_of(path) if path else "", {},
-                                     opts)
-            except (RunError, OSError) as exc:
-                log("    FAILED: %s" % exc)
-                meta[key] = {"error": str(exc)[:2000]}
+            ready.append((r, key, name, path, ds, opts, []))
+        for rep in range(args.repetitions):
+            for r, key, name, path, ds, opts, reps in ready:
+                i += 1
+                if key in meta:
+                    continue                     # failed earlier
+                log("[real %d/%d] %s %s %s rep %d/%d (claims %s)" % (
+                    i, total, name, variant(r), ds["label"], rep + 1,
+                    args.repetitions, ",".join(users[key])))
+                try:
+                    reps.append(runner.run_one(targets[name], r["workload"],
+                                               ds, opts))
+                except (RunError, OSError) as exc:
+                    log("    FAILED: %s" % exc)
+                    meta[key] = {"error": str(exc)[:2000]}
+        for r, key, name, path, ds, opts, reps in ready:
+            if key in meta:
                 continue
+            doc = runner.job_document(targets[name], r["workload"], ds, reps,
+                                      sha256_of(path) if path else "", opts)
             doc["context"]["suite_variant"] = variant(r)
             rel = os.path.join("runs", "real__%s__%s__%s.json" % (
                 ds["label"], variant(r), name))

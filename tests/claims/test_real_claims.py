@@ -299,12 +299,21 @@ def end_to_end():
                   "--build-dir", BUILD, "--claims", claims_path,
                   "--repetitions", "1", "--only", "t-good", "--no-report"]
         real_out, model_out = os.path.join(tmp, "real"), os.path.join(tmp, "model")
-        p = subprocess.run(common + ["--real-only", "--ovs-claims", real_path,
-                                     "--ovs-tree", tree, "--ovs-cache-dir",
-                                     os.path.join(tmp, "cache"), "--out", real_out],
+        p = subprocess.run(common[:-5] + ["--repetitions", "2"] + common[-3:] + [
+                               "--real-only", "--ovs-claims", real_path,
+                               "--ovs-tree", tree, "--ovs-cache-dir",
+                               os.path.join(tmp, "cache"), "--out", real_out],
                            env=env, capture_output=True, text=True, timeout=300)
         check(p.returncode == 0, "--real-only: exit %d:\n%s"
               % (p.returncode, (p.stdout + p.stderr)[-2000:]))
+        # Before and after interleaved repetition by repetition.
+        order = [ln.split()[2] + ln.split(" rep ")[1].split()[0]
+                 for ln in (p.stdout + p.stderr).splitlines()
+                 if ln.startswith("[real ")]
+        check(len(order) == 4 and order[0][-3:] == order[1][-3:] == "1/2"
+              and order[0][:-3] != order[1][:-3]
+              and order[2][-3:] == order[3][-3:] == "2/2",
+              "real repetitions not interleaved: %s" % order)
         with open(os.path.join(real_out, C.RUN_FILE)) as f:
             meta = json.load(f)
         check(not meta.get("runs") and meta.get("real", {}).get("runs"),

@@ -217,6 +217,17 @@ def run_job(target, workload, ds, repetitions, sha, shared, opts):
         reps = [fn(target, ds, opts) for _ in range(repetitions)]
         if workload == "dump":
             shared[key] = reps
+    return job_document(target, workload, ds, reps, sha, opts)
+
+
+def run_one(target, workload, ds, opts):
+    """One repetition's rows (callers that interleave targets)."""
+    return wl.get(workload)(target, ds, opts)
+
+
+def job_document(target, workload, ds, reps, sha, opts):
+    """The results document of one job from its repetitions' rows."""
+    repetitions = len(reps)
     params = "repetitions=%d" % repetitions
     if workload in ("monitor", "txn", "raft"):
         params += " " + " ".join("%s=%s" % kv for kv in sorted(opts.items())
