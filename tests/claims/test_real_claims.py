@@ -5,11 +5,14 @@ history or a build:
 1. jsonbench.realclaims on made-up numbers: claims/real-ovs.json loads
    against claims/seeds.json; a real change judged against the claim and
    the model's change judged against the real one; a real run that failed
-   gives 'not measured' with its reason.
+   gives 'not measured' with its reason; twins (raft: the model judged on
+   the real entry's metric and scale), 'max' metrics, the compaction
+   metric (load + compact + free).
 2. reproduce --ovs-tree end to end on a stand-in OVS tree (commits whose
    "build" wraps the installed programs, and one whose configure fails)
    with a small txn claim: the claims table gets the real columns, the
-   failed build's claim says why, claims-run.json records the real runs.
+   failed build's claim says why, claims-run.json records the real runs,
+   and the real repetitions run interleaved (before, after, before, ...).
 
 usage: test_real_claims.py SOURCE-ROOT BUILD-ROOT
 """
