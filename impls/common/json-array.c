@@ -90,7 +90,8 @@ json_array_pop(struct json *json)
 {
     JSON_ASSERT(json->type == JSON_ARRAY);
     size_t n = array_size(json);
-    return n ? array_remove_last(json, n) : NULL;
+    /* The element outlives the array: a layout may have to copy it. */
+    return n ? node_detach(array_remove_last(json, n)) : NULL;
 }
 
 void

@@ -113,7 +113,7 @@ json_string_standin_set(struct json **standin, size_t *cap, const char *s,
     json->count = 1;
     json->type = JSON_STRING;
     json->n_inline = 0;
-    json->unused = 0;
+    json->store = 0;            /* The parser's own, on the heap. */
     json->string.hash = string_hash_bytes(s, len);
     memcpy(json->string.bytes, s, len);
     json->string.bytes[len] = '\0';
@@ -387,6 +387,9 @@ json_deep_clone(const struct json *json)
 struct json *
 json_clone(const struct json *json)
 {
+    if (OVS_UNLIKELY(node_store_pinned(json))) {
+        return json_deep_clone(json);       /* Its store may go first. */
+    }
     ref_get(json);
     return CONST_CAST(struct json *, json);
 }
