@@ -115,8 +115,11 @@ json_string_standin_set(struct json **standin, size_t *cap, const char *s,
     json->n_inline = 0;
     json->store = 0;            /* The parser's own, on the heap. */
     json->string.hash = string_hash_bytes(s, len);
-    memcpy(json->string.bytes, s, len);
-    json->string.bytes[len] = '\0';
+    /* Through a plain pointer: 'bytes' is declared char[4] and really
+     * len + 1 (UBSan's bounds check knows only the declaration). */
+    char *bytes = (char *) json + NODE_STRING_OFFSET;
+    memcpy(bytes, s, len);
+    bytes[len] = '\0';
 }
 
 /* Brings the table slot that a lookup of the stand-in 'json' starts at
