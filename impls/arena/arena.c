@@ -112,7 +112,8 @@ print_stats(void)
             (unsigned long long) s->detaches);
 }
 
-/* A chunk with room for 'need' bytes after its header (and 'extra'). */
+/* A chunk of 'want' bytes, or more if 'need' bytes do not fit after its
+ * header. */
 static struct chunk *
 chunk_create(size_t want, size_t need)
 {
