@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct xalloc_stats xalloc_stats;
 enum xalloc_category xalloc_category = XALLOC_OTHER;
@@ -183,6 +184,38 @@ xfree(void *p)
     if (p) {
         xalloc_stats.frees++;
         xalloc_free(p);
+    }
+}
+
+void *
+xmmap_as(enum xalloc_category c, size_t size, size_t align)
+{
+    /* Over-map by 'align' and trim both ends to get the alignment. */
+    size_t span = size + align;
+    char *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        ovs_fatal(errno, "mmap of %zu bytes failed", span);
+    }
+    char *start = (char *) (((uintptr_t) p + align - 1) & ~(uintptr_t) (align - 1));
+    if (start > p) {
+        munmap(p, start - p);
+    }
+    if (start + size < p + span) {
+        munmap(start + size, p + span - (start + size));
+    }
+    count(size);
+    xalloc_breakdown_external(c, size, 1);
+    return start;
+}
+
+void
+xmunmap(enum xalloc_category c, void *p, size_t size)
+{
+    if (p) {
+        xalloc_stats.frees++;
+        xalloc_breakdown_external(c, size, -1);
+        munmap(p, size);
     }
 }
 

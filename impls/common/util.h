@@ -149,6 +149,14 @@ char *xasprintf(const char *format, ...) OVS_PRINTF_FORMAT(1, 2);
 char *xvasprintf(const char *format, va_list) OVS_PRINTF_FORMAT(1, 0);
 void xfree(void *);
 
+/* Anonymous memory mapped outside malloc ('size' a multiple of the page
+ * size, aligned to 'align', a power of 2 no smaller than a page), for an
+ * impl that wants whole chunks back to the OS when it frees them (arenas).
+ * Counted like an allocation (one call, 'size' bytes; xmunmap() one free)
+ * and, with the breakdown on, as a block of 'size' bytes in 'c'. */
+void *xmmap_as(enum xalloc_category c, size_t size, size_t align);
+void xmunmap(enum xalloc_category c, void *, size_t size);
+
 /* The value of hex digit 'c' (either case), or -1 if it is not one.  Inline:
  * the parser calls it per digit of every \u escape. */
 static inline int

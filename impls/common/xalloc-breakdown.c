@@ -110,6 +110,14 @@ account(int c, size_t size, int sign)
     }
 }
 
+void
+xalloc_breakdown_external(int c, size_t size, int sign)
+{
+    if (xalloc_breakdown_on) {
+        account(c, size, sign);
+    }
+}
+
 static void
 breakdown_put(void *p, int c)
 {

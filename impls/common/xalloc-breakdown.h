@@ -18,4 +18,8 @@ extern void *(*xalloc_malloc_as[])(size_t);
 extern void *(*xalloc_calloc_as[])(size_t, size_t);
 extern void *(*xalloc_realloc_as[])(void *, size_t);
 
+/* Counts a block that is not malloc's ('sign' 1: mapped, -1: unmapped),
+ * e.g. util.c's xmmap_as(): a no-op with the breakdown off. */
+void xalloc_breakdown_external(int c, size_t size, int sign);
+
 #endif

@@ -23,7 +23,7 @@
 #ifndef JSONBENCH_COMPACT_JSON_NODE_H
 #define JSONBENCH_COMPACT_JSON_NODE_H 1
 
-#include "impl.h"
+#include <impl.h>   /* The including folder's (impls/arena builds on this one). */
 
 #include "json.h"
 
@@ -51,7 +51,7 @@ struct json {
     uint8_t type;               /* enum json_type. */
     uint8_t n_inline;           /* Arrays: elements in the node (0: vector);
                                  * strings: 1 if interned. */
-    uint16_t unused;
+    uint16_t store;             /* node-store.h's flags (0: on the heap). */
     union {                     /* Only the type's member is allocated. */
         long long int integer;
         double real;
@@ -70,6 +70,8 @@ struct json {
 #define NODE_STRING_OFFSET offsetof(struct json, string.bytes)
 
 _Static_assert(NODE_HEADER_SIZE == 8, "8-byte header");
+
+#include <node-store.h>
 _Static_assert(NODE_STRING_OFFSET == 12, "string bytes after the hash");
 
 /* Bytes allocated for a node of 'type' (not strings). */
@@ -98,13 +100,10 @@ node_size_of(enum json_type type)
 static inline struct json *
 node_alloc_size(enum json_type type, size_t size)
 {
-    enum xalloc_category old = xalloc_category_set(XALLOC_JSON_NODE);
-    struct json *json = xmalloc(size);
-    xalloc_category_set(old);
+    struct json *json = node_store_alloc(type, size);
     json->count = 1;
     json->type = type;
     json->n_inline = 0;
-    json->unused = 0;
     return json;
 }
 
@@ -117,7 +116,13 @@ node_alloc(enum json_type type)
 static inline void
 node_free(struct json *json)
 {
-    xfree(json);
+    node_store_free(json);
+}
+
+static inline struct json *
+node_detach(struct json *json)
+{
+    return node_store_detach(json);
 }
 
 /* Reference count. */
@@ -212,14 +217,6 @@ array_set_vector(struct json *json, struct json **elems, size_t n,
     json->n_inline = 0;
 }
 
-static inline struct json **
-array_vector_alloc(struct json **elems, size_t n)
-{
-    enum xalloc_category old = xalloc_category_set(XALLOC_ARRAY);
-    elems = xrealloc(elems, n * sizeof *elems);
-    xalloc_category_set(old);
-    return elems;
-}
 
 static inline void
 array_push(struct json *json, struct json *element)
@@ -232,15 +229,18 @@ array_push(struct json *json, struct json *element)
             return;
         }
         /* One more moves the array to a vector. */
-        struct json **elems = array_vector_alloc(NULL, 2 * ARRAY_INLINE_LEN);
+        struct json **elems = vector_store_realloc(json, NULL, 0,
+                                                   2 * ARRAY_INLINE_LEN);
         memcpy(elems, json->elems_inline, n * sizeof *elems);
         array_set_vector(json, elems, n, 2 * ARRAY_INLINE_LEN);
     }
     struct json_array *a = &json->array;
     if (a->n >= a->n_allocated) {
         JSON_ASSERT(a->n_allocated <= UINT32_MAX / 2);
-        a->n_allocated = a->n_allocated ? 2 * a->n_allocated : 1;
-        a->elems = array_vector_alloc(a->elems, a->n_allocated);
+        size_t old_n = a->n_allocated;
+        a->n_allocated = old_n ? 2 * old_n : 1;
+        a->elems = vector_store_realloc(json, a->elems, old_n,
+                                        a->n_allocated);
     }
     a->elems[a->n++] = element;
 }
@@ -274,15 +274,16 @@ array_trim(struct json *json)
     if (array_fits_inline(a->n)) {
         struct json **elems = a->elems;
         array_set_inline(json, elems, a->n);
-        xfree(elems);
+        vector_store_free(json, elems);
         return;
     }
     if (a->n < a->n_allocated) {
+        size_t old_n = a->n_allocated;
         a->n_allocated = a->n;
         if (a->n) {
-            a->elems = array_vector_alloc(a->elems, a->n);
+            a->elems = vector_store_realloc(json, a->elems, old_n, a->n);
         } else {
-            xfree(a->elems);
+            vector_store_free(json, a->elems);
             a->elems = NULL;
         }
     }
@@ -292,7 +293,7 @@ static inline void
 array_free(struct json *json)
 {
     if (!json->n_inline) {
-        xfree(json->array.elems);
+        vector_store_free(json, json->array.elems);
     }
 }
 

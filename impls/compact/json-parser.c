@@ -86,6 +86,8 @@ struct json_parser {
     } pending[PENDING_MAX];
     unsigned int pending_head, n_pending;
 
+    struct parse_store store;   /* Where the tree's nodes go (node-store.h). */
+
     bool done;
     char *error;
 };
@@ -102,6 +104,7 @@ json_parser_create(int flags)
     p->flags = flags;
     ds_init(&p->buffer);
     ds_init(&p->member);
+    parse_store_init(&p->store);
     return p;
 }
 
@@ -371,8 +374,20 @@ lex_fast(struct json_parser *p, const char *input, size_t i, size_t n)
     return i;
 }
 
+static size_t json_parser_feed__(struct json_parser *, const char *,
+                                 size_t);
+
 size_t
 json_parser_feed(struct json_parser *p, const char *input, size_t n)
+{
+    struct parse_store *prev = parse_store_enter(&p->store);
+    size_t i = json_parser_feed__(p, input, n);
+    parse_store_leave(prev);
+    return i;
+}
+
+static size_t
+json_parser_feed__(struct json_parser *p, const char *input, size_t n)
 {
     size_t i = 0;
 
@@ -421,8 +436,19 @@ json_parser_is_done(const struct json_parser *p)
     return p->done;
 }
 
+static struct json *json_parser_finish__(struct json_parser *);
+
 struct json *
 json_parser_finish(struct json_parser *p)
+{
+    struct parse_store *prev = parse_store_enter(&p->store);
+    struct json *json = json_parser_finish__(p);
+    parse_store_leave(prev);
+    return json;
+}
+
+static struct json *
+json_parser_finish__(struct json_parser *p)
 {
     struct json *json;
 
@@ -439,7 +465,7 @@ json_parser_finish(struct json_parser *p)
             /* Ends the token with a space that counts as input, as in OVS:
              * an error found after the token is reported one byte past the
              * end of the input. */
-            json_parser_feed(p, " ", 1);
+            json_parser_feed__(p, " ", 1);
             break;
         }
     }

@@ -1,6 +1,6 @@
 /* impls/compact: the tree source for the compact layout (json-node.h in
- * this folder): constructors, accessors, copy/destroy, equality, hashing and
- * the serializer walk.  Derived from impls/interned/json-tree.c; what
+ * this folder): constructors, accessors, copy/destroy, equality and hashing
+ * (the serializer walk is common/json-serialize.c).  Derived from impls/interned/json-tree.c; what
  * differs is where things live (sized nodes, strings in their node, the
  * shash in the object node) and that every feature is always on: refcount,
  * serialized nodes, interned strings. */
@@ -60,53 +60,8 @@ json_impl_info(void)
     return &impl_info;
 }
 
-const char *
-json_type_to_string(enum json_type type)
-{
-    switch (type) {
-    case JSON_NULL: return "null";
-    case JSON_FALSE: return "false";
-    case JSON_TRUE: return "true";
-    case JSON_OBJECT: return "object";
-    case JSON_ARRAY: return "array";
-    case JSON_INTEGER:
-    case JSON_REAL: return "number";
-    case JSON_STRING: return "string";
-    case JSON_SERIALIZED_OBJECT: return "serialized object";
-    case JSON_N_TYPES:
-    default: return "<invalid>";
-    }
-}
-
-/* Scalars. */
-
-struct json *
-json_null_create(void)
-{
-    return node_alloc(JSON_NULL);
-}
-
-struct json *
-json_boolean_create(bool b)
-{
-    return node_alloc(b ? JSON_TRUE : JSON_FALSE);
-}
-
-struct json *
-json_integer_create(long long int integer)
-{
-    struct json *json = node_alloc(JSON_INTEGER);
-    json->integer = integer;
-    return json;
-}
-
-struct json *
-json_real_create(double real)
-{
-    struct json *json = node_alloc(JSON_REAL);
-    json->real = real;
-    return json;
-}
+/* Scalars, arrays and the type accessors are json-scalar.c's and
+ * json-array.c's (layout primitives only). */
 
 /* Strings. */
 
@@ -158,10 +113,13 @@ json_string_standin_set(struct json **standin, size_t *cap, const char *s,
     json->count = 1;
     json->type = JSON_STRING;
     json->n_inline = 0;
-    json->unused = 0;
+    json->store = 0;            /* The parser's own, on the heap. */
     json->string.hash = string_hash_bytes(s, len);
-    memcpy(json->string.bytes, s, len);
-    json->string.bytes[len] = '\0';
+    /* Through a plain pointer: 'bytes' is declared char[4] and really
+     * len + 1 (UBSan's bounds check knows only the declaration). */
+    char *bytes = (char *) json + NODE_STRING_OFFSET;
+    memcpy(bytes, s, len);
+    bytes[len] = '\0';
 }
 
 /* Brings the table slot that a lookup of the stand-in 'json' starts at
@@ -208,126 +166,6 @@ json_string(const struct json *json)
 {
     JSON_ASSERT(json->type == JSON_STRING);
     return string_of(json);
-}
-
-/* Arrays. */
-
-struct json *
-json_array_create_empty(void)
-{
-    struct json *json = node_alloc(JSON_ARRAY);
-    array_set_vector(json, NULL, 0, 0);
-    return json;
-}
-
-struct json *
-json_array_create(struct json **elements, size_t n)
-{
-    struct json *json = node_alloc(JSON_ARRAY);
-    if (array_fits_inline(n)) {
-        array_set_inline(json, elements, n);
-        xfree(elements);
-    } else {
-        xalloc_retag(elements, XALLOC_ARRAY);  /* The caller's vector. */
-        array_set_vector(json, elements, n, n);
-    }
-    return json;
-}
-
-/* json_array_create_N() build their array directly from the caller's
- * 'elems' (not taken): no temporary vector when it fits in the node. */
-static struct json *
-array_create_n(struct json *const *elems, size_t n)
-{
-    if (array_fits_inline(n)) {
-        struct json *json = node_alloc(JSON_ARRAY);
-        array_set_inline(json, elems, n);
-        return json;
-    }
-    return json_array_create(xmemdup(elems, n * sizeof *elems), n);
-}
-
-struct json *
-json_array_create_1(struct json *elem0)
-{
-    struct json *elems[] = { elem0 };
-    return array_create_n(elems, 1);
-}
-
-struct json *
-json_array_create_2(struct json *elem0, struct json *elem1)
-{
-    struct json *elems[] = { elem0, elem1 };
-    return array_create_n(elems, 2);
-}
-
-struct json *
-json_array_create_3(struct json *elem0, struct json *elem1,
-                    struct json *elem2)
-{
-    struct json *elems[] = { elem0, elem1, elem2 };
-    return array_create_n(elems, 3);
-}
-
-void
-json_array_add(struct json *json, struct json *element)
-{
-    JSON_ASSERT(json->type == JSON_ARRAY);
-    array_push(json, element);
-}
-
-void
-json_array_set(struct json *json, size_t index, struct json *element)
-{
-    JSON_ASSERT(json->type == JSON_ARRAY);
-    JSON_ASSERT(index < array_size(json));
-    struct json **elems = array_elems(json);
-    json_destroy(elems[index]);
-    elems[index] = element;
-}
-
-struct json *
-json_array_pop(struct json *json)
-{
-    JSON_ASSERT(json->type == JSON_ARRAY);
-    size_t n = array_size(json);
-    return n ? array_remove_last(json, n) : NULL;
-}
-
-void
-json_array_trim(struct json *json)
-{
-    JSON_ASSERT(json->type == JSON_ARRAY);
-    array_trim(json);
-}
-
-size_t
-json_array_size(const struct json *json)
-{
-    JSON_ASSERT(json->type == JSON_ARRAY);
-    return array_size(json);
-}
-
-const struct json *
-json_array_at(const struct json *json, size_t index)
-{
-    JSON_ASSERT(json->type == JSON_ARRAY);
-    JSON_ASSERT(index < array_size(json));
-    return array_elems(json)[index];
-}
-
-bool
-json_array_contains_string(const struct json *json, const char *s)
-{
-    JSON_ASSERT(json->type == JSON_ARRAY);
-    struct json **elems = array_elems(json);
-    size_t n = array_size(json);
-    for (size_t i = 0; i < n; i++) {
-        if (elems[i]->type == JSON_STRING && !strcmp(string_of(elems[i]), s)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /* Objects. */
@@ -405,35 +243,6 @@ json_object_get(const struct json *json, const char *name)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
     return shash_find_data(CONST_CAST(struct shash *, &json->object), name);
-}
-
-/* Other accessors. */
-
-enum json_type
-json_get_type(const struct json *json)
-{
-    return json->type;
-}
-
-bool
-json_boolean(const struct json *json)
-{
-    JSON_ASSERT(json->type == JSON_TRUE || json->type == JSON_FALSE);
-    return json->type == JSON_TRUE;
-}
-
-double
-json_real(const struct json *json)
-{
-    JSON_ASSERT(json->type == JSON_REAL || json->type == JSON_INTEGER);
-    return json->type == JSON_REAL ? json->real : (double) json->integer;
-}
-
-int64_t
-json_integer(const struct json *json)
-{
-    JSON_ASSERT(json->type == JSON_INTEGER);
-    return json->integer;
 }
 
 /* Serialized objects. */
@@ -581,6 +390,9 @@ json_deep_clone(const struct json *json)
 struct json *
 json_clone(const struct json *json)
 {
+    if (OVS_UNLIKELY(node_store_pinned(json))) {
+        return json_deep_clone(json);       /* Its store may go first. */
+    }
     ref_get(json);
     return CONST_CAST(struct json *, json);
 }
@@ -716,141 +528,4 @@ json_hash(const struct json *json, size_t basis_)
     }
 }
 
-/* Serializing. */
-
-struct serializer {
-    struct ds *ds;
-    int depth;
-    int flags;
-};
-
-static void serialize(const struct json *, struct serializer *);
-
-/* In pretty mode, starts a new line at the current depth. */
-static void
-indent_line(struct serializer *s)
-{
-    if (s->flags & JSSF_PRETTY) {
-        ds_put_char(s->ds, '\n');
-        ds_put_char_multiple(s->ds, ' ', 2 * s->depth);
-    }
-}
-
-static void
-serialize_member(size_t i, const struct shash_node *node,
-                 struct serializer *s)
-{
-    if (i) {
-        ds_put_char(s->ds, ',');
-        indent_line(s);
-    }
-    json_text_put_string(s->ds, node->name, strlen(node->name));
-    ds_put_char(s->ds, ':');
-    if (s->flags & JSSF_PRETTY) {
-        ds_put_char(s->ds, ' ');
-    }
-    serialize(node->data, s);
-}
-
-static void
-serialize_object(const struct shash *object, struct serializer *s)
-{
-    ds_put_char(s->ds, '{');
-    s->depth++;
-    indent_line(s);
-    if (s->flags & JSSF_SORT) {
-        const struct shash_node **nodes = shash_sort(object);
-        size_t n = shash_count(object);
-        for (size_t i = 0; i < n; i++) {
-            serialize_member(i, nodes[i], s);
-        }
-        xfree(nodes);
-    } else {
-        const struct shash_node *node;
-        size_t i = 0;
-        SHASH_FOR_EACH (node, object) {
-            serialize_member(i++, node, s);
-        }
-    }
-    ds_put_char(s->ds, '}');
-    s->depth--;
-}
-
-static void
-serialize_array(const struct json *json, struct serializer *s)
-{
-    size_t n = array_size(json);
-    struct json **elems = array_elems(json);
-
-    ds_put_char(s->ds, '[');
-    s->depth++;
-    if (n) {
-        indent_line(s);
-        for (size_t i = 0; i < n; i++) {
-            if (i) {
-                ds_put_char(s->ds, ',');
-                indent_line(s);
-            }
-            serialize(elems[i], s);
-        }
-    }
-    s->depth--;
-    ds_put_char(s->ds, ']');
-}
-
-static void
-serialize(const struct json *json, struct serializer *s)
-{
-    switch (json->type) {
-    case JSON_NULL:
-        ds_put_buffer(s->ds, "null", 4);
-        break;
-    case JSON_FALSE:
-        ds_put_buffer(s->ds, "false", 5);
-        break;
-    case JSON_TRUE:
-        ds_put_buffer(s->ds, "true", 4);
-        break;
-    case JSON_OBJECT:
-        serialize_object(CONST_CAST(struct shash *, &json->object), s);
-        break;
-    case JSON_ARRAY:
-        serialize_array(json, s);
-        break;
-    case JSON_INTEGER:
-        json_text_put_integer(s->ds, json->integer);
-        break;
-    case JSON_REAL:
-        json_text_put_real(s->ds, json->real);
-        break;
-    case JSON_STRING: {
-        const char *str = string_of(json);
-        json_text_put_string(s->ds, str, strlen(str));
-        break;
-    }
-    case JSON_SERIALIZED_OBJECT:
-        /* Pasted verbatim, whatever the flags. */
-        ds_put_cstr(s->ds, json->text);
-        break;
-    case JSON_N_TYPES:
-    default:
-        ovs_fatal(0, "json_to_ds: bad node type %d", json->type);
-    }
-}
-
-void
-json_to_ds(const struct json *json, int flags, struct ds *ds)
-{
-    struct serializer s = { .ds = ds, .depth = 0, .flags = flags };
-    /* The text grows by realloc, which keeps the category of the ds's first
-     * block: a fresh ds becomes string bytes. */
-    XALLOC_TAGGED(XALLOC_STRING, serialize(json, &s));
-}
-
-char *
-json_to_string(const struct json *json, int flags)
-{
-    struct ds ds = DS_EMPTY_INITIALIZER;
-    json_to_ds(json, flags, &ds);
-    return ds_steal_cstr(&ds);
-}
+/* The serializer walk is json-serialize.c's (public accessors only). */

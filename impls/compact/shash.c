@@ -7,6 +7,7 @@
  * schema's small name maps). */
 #include "shash.h"
 #include "shash-slot.h"
+#include <shash-store.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ static void
 free_buckets(struct shash *sh)
 {
     if (sh->buckets != &sh->one) {
-        xfree(sh->buckets);
+        shash_store_free(sh->buckets);
     }
 }
 
@@ -49,7 +50,7 @@ destroy_nodes(struct shash *sh, bool free_data)
             if (free_data) {
                 xfree(node->data);
             }
-            xfree(node);        /* The name is part of it. */
+            shash_store_free(node);     /* The name is part of it. */
             node = next;
         }
         sh->buckets[i] = NULL;
@@ -120,9 +121,7 @@ resize(struct shash *sh, size_t new_mask)
     if (new_mask == 0) {
         return;
     }
-    enum xalloc_category cat = xalloc_category_set(XALLOC_OBJECT);
-    buckets = xcalloc(new_mask + 1, sizeof *buckets);
-    xalloc_category_set(cat);
+    buckets = shash_store_calloc(new_mask + 1, sizeof *buckets);
     for (size_t i = 0; i <= old_mask; i++) {
         struct shash_node *node = old[i];
         while (node) {
@@ -161,9 +160,7 @@ static struct shash_node *
 add_node(struct shash *sh, const char *name, size_t len, uint32_t hash,
          const void *data)
 {
-    enum xalloc_category old = xalloc_category_set(XALLOC_OBJECT);
-    struct shash_node *node = xmalloc(sizeof *node + len + 1);
-    xalloc_category_set(old);
+    struct shash_node *node = shash_store_alloc(sizeof *node + len + 1);
     node->name = (char *) (node + 1);
     memcpy(node->name, name, len);
     node->name[len] = '\0';
@@ -271,19 +268,7 @@ shash_delete(struct shash *sh, struct shash_node *node)
     }
     *prevp = node->next;
     sh->n--;
-    xfree(node);                /* The name is part of it. */
-}
-
-void *
-shash_find_and_delete(struct shash *sh, const char *name)
-{
-    struct shash_node *node = shash_find(sh, name);
-    if (!node) {
-        return NULL;
-    }
-    void *data = node->data;
-    shash_delete(sh, node);
-    return data;
+    shash_store_free(node);     /* The name is part of it. */
 }
 
 struct shash_node *
@@ -292,62 +277,4 @@ shash_find_len(const struct shash *sh, const char *name, size_t len)
     return find__(sh, name, len, hash_bytes(name, len, 0));
 }
 
-struct shash_node *
-shash_find(const struct shash *sh, const char *name)
-{
-    return shash_find_len(sh, name, strlen(name));
-}
-
-void *
-shash_find_data(const struct shash *sh, const char *name)
-{
-    struct shash_node *node = shash_find(sh, name);
-    return node ? node->data : NULL;
-}
-
-static struct shash_node *
-first_from(const struct shash *sh, size_t bucket)
-{
-    for (; bucket <= sh->mask; bucket++) {
-        if (sh->buckets[bucket]) {
-            return sh->buckets[bucket];
-        }
-    }
-    return NULL;
-}
-
-struct shash_node *
-shash_first(const struct shash *sh)
-{
-    return sh->n ? first_from(sh, 0) : NULL;
-}
-
-struct shash_node *
-shash_next(const struct shash *sh, const struct shash_node *node)
-{
-    return node->next ? node->next
-                      : first_from(sh, (node->hash & sh->mask) + 1);
-}
-
-static int
-compare_names(const void *a_, const void *b_)
-{
-    const struct shash_node *const *a = a_;
-    const struct shash_node *const *b = b_;
-    return strcmp((*a)->name, (*b)->name);
-}
-
-const struct shash_node **
-shash_sort(const struct shash *sh)
-{
-    const struct shash_node **nodes;
-    const struct shash_node *node;
-    size_t i = 0;
-
-    nodes = xmalloc((sh->n ? sh->n : 1) * sizeof *nodes);
-    SHASH_FOR_EACH (node, sh) {
-        nodes[i++] = node;
-    }
-    qsort(nodes, sh->n, sizeof *nodes, compare_names);
-    return nodes;
-}
+/* Lookups by name and the walks are shash-iter.c's. */

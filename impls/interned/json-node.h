@@ -301,6 +301,14 @@ array_push(struct json *json, struct json *element)
     a->elems[a->n++] = element;
 }
 
+/* 'json', just detached from its parent array, as its own tree: it is
+ * already (json_array_pop()). */
+static inline struct json *
+node_detach(struct json *json)
+{
+    return json;
+}
+
 /* Removes and returns the last of 'n' (> 0) elements. */
 static inline struct json *
 array_remove_last(struct json *json, size_t n)
