@@ -29,14 +29,11 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from jsonbench import claims as C          # noqa: E402
 from jsonbench import realclaims as R      # noqa: E402
 
-failures = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Checks, git  # noqa: E402
 
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + what)
+check = Checks()
 
 
 def rows(workload, phase, field, values):
@@ -205,12 +202,6 @@ def twin_checks():
                   "%s: compaction metric %s" % (c["id"], c["metric"]))
 
 
-def git(tree, *args):
-    subprocess.run(["git", "-C", tree, "-c", "user.name=t",
-                    "-c", "user.email=t@t", *args], check=True,
-                   capture_output=True)
-
-
 def stand_in_tree(tree):
     os.makedirs(tree)
     git(tree, "init", "-q")
@@ -346,6 +337,4 @@ def end_to_end():
 unit_checks()
 twin_checks()
 end_to_end()
-if failures:
-    sys.exit(1)
-print("ok: real-OVS claims column")
+sys.exit(check.finish("ok: real-OVS claims column"))
