@@ -13,24 +13,7 @@
 enum db_model db_model = DB_MODEL_FULL;
 size_t n_weak_refs;
 
-const char *
-db_model_name(enum db_model m)
-{
-    return m == DB_MODEL_FULL ? "full" : "json-only";
-}
-
-bool
-db_model_from_string(const char *s, enum db_model *m)
-{
-    if (!strcmp(s, "full")) {
-        *m = DB_MODEL_FULL;
-    } else if (!strcmp(s, "json-only")) {
-        *m = DB_MODEL_JSON_ONLY;
-    } else {
-        return false;
-    }
-    return true;
-}
+const char *const db_model_names[2] = { "full", "json-only" };
 
 struct db *
 db_create(struct db_schema *schema)

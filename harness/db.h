@@ -23,8 +23,7 @@ struct txn_row;
 
 enum db_model { DB_MODEL_FULL, DB_MODEL_JSON_ONLY };
 extern enum db_model db_model;          /* Default DB_MODEL_FULL. */
-const char *db_model_name(enum db_model);
-bool db_model_from_string(const char *, enum db_model *);
+extern const char *const db_model_names[2];  /* Indexed by enum db_model. */
 
 struct row {
     struct row *next;           /* In the table's hash bucket. */

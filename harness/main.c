@@ -126,6 +126,22 @@ parse_number(const char *option, const char *arg, long long min,
     return v;
 }
 
+/* Indexed by enum string_atoms (ovsdb/datum.h). */
+static const char *const string_atoms_names[2] = { "shared", "copy" };
+
+/* The index in 'names' of an option's value among its two choices. */
+static int
+parse_choice(const char *option, const char *arg, const char *const names[2])
+{
+    for (int i = 0; i < 2; i++) {
+        if (!strcmp(arg, names[i])) {
+            return i;
+        }
+    }
+    usage_error("--%s: \"%s\" is not %s or %s", option, arg, names[0],
+                names[1]);
+}
+
 enum {
     OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
@@ -229,42 +245,23 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             xalloc_breakdown_enable();
             break;
         case OPT_STRING_ATOMS:
-            if (!strcmp(optarg, "shared")) {
-                string_atoms = STRING_ATOMS_SHARED;
-            } else if (!strcmp(optarg, "copy")) {
-                string_atoms = STRING_ATOMS_COPY;
-            } else {
-                usage_error("--string-atoms: \"%s\" is not shared or copy",
-                            optarg);
-            }
+            string_atoms = parse_choice("string-atoms", optarg,
+                                        string_atoms_names);
             break;
         case OPT_MODEL:
-            if (!db_model_from_string(optarg, &db_model)) {
-                usage_error("--model: \"%s\" is not full or json-only",
-                            optarg);
-            }
+            db_model = parse_choice("model", optarg, db_model_names);
             break;
         case OPT_TXN_ORDER:
-            if (!txn_order_from_string(optarg, &txn_order)) {
-                usage_error("--txn-order: \"%s\" is not hash or creation",
-                            optarg);
-            }
+            txn_order = parse_choice("txn-order", optarg, txn_order_names);
             break;
         case OPT_ROW_UUIDS:
-            if (!strcmp(optarg, "datums")) {
-                row_uuid_datums = true;
-            } else if (!strcmp(optarg, "inline")) {
-                row_uuid_datums = false;
-            } else {
-                usage_error("--row-uuids: \"%s\" is not datums or inline",
-                            optarg);
-            }
+            row_uuid_datums = !parse_choice("row-uuids", optarg,
+                                            (const char *const[]) {
+                                                "datums", "inline" });
             break;
         case OPT_LOAD_BOUNDARY:
-            if (!load_boundary_from_string(optarg, &load_boundary)) {
-                usage_error("--load-boundary: \"%s\" is not first-answer "
-                            "or read-db", optarg);
-            }
+            load_boundary = parse_choice("load-boundary", optarg,
+                                         load_boundary_names);
             break;
         case 'h':
         case OPT_HELP:
@@ -381,17 +378,17 @@ main(int argc, char *argv[])
         ds_put_cstr(&params, " string_atoms=copy");
     }
     if (db_model != DB_MODEL_FULL) {
-        ds_put_format(&params, " model=%s", db_model_name(db_model));
+        ds_put_format(&params, " model=%s", db_model_names[db_model]);
     }
     if (txn_order != TXN_ORDER_HASH) {
-        ds_put_format(&params, " txn_order=%s", txn_order_name(txn_order));
+        ds_put_format(&params, " txn_order=%s", txn_order_names[txn_order]);
     }
     if (!row_uuid_datums) {
         ds_put_cstr(&params, " row_uuids=inline");
     }
     if (load_boundary != LOAD_BOUNDARY_FIRST_ANSWER) {
         ds_put_format(&params, " load_boundary=%s",
-                      load_boundary_name(load_boundary));
+                      load_boundary_names[load_boundary]);
     }
     if (xalloc_breakdown_enabled()) {
         ds_put_cstr(&params, " mem_breakdown=1");
@@ -411,7 +408,7 @@ main(int argc, char *argv[])
         .cflags = harness_cflags,
         .git_commit = harness_git_commit,
         .node_size = info->node_size,
-        .model = db_model_name(db_model),
+        .model = db_model_names[db_model],
     };
     int status = 0;
     if (o.results) {

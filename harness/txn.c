@@ -62,24 +62,7 @@ struct txn {
     void *commit_aux;
 };
 
-const char *
-txn_order_name(enum txn_order order)
-{
-    return order == TXN_ORDER_HASH ? "hash" : "creation";
-}
-
-bool
-txn_order_from_string(const char *s, enum txn_order *order)
-{
-    if (!strcmp(s, "hash")) {
-        *order = TXN_ORDER_HASH;
-    } else if (!strcmp(s, "creation")) {
-        *order = TXN_ORDER_CREATION;
-    } else {
-        return false;
-    }
-    return true;
-}
+const char *const txn_order_names[2] = { "hash", "creation" };
 
 static bool
 bit_is_set(const unsigned long *b, unsigned int i)

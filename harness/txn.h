@@ -26,8 +26,7 @@ struct txn;
  * hardware prefetcher follows).  The committed database is the same. */
 enum txn_order { TXN_ORDER_HASH, TXN_ORDER_CREATION };
 extern enum txn_order txn_order;
-const char *txn_order_name(enum txn_order);
-bool txn_order_from_string(const char *, enum txn_order *);
+extern const char *const txn_order_names[2];  /* By enum txn_order. */
 
 /* Applies one record (the shape db_apply_record() takes) as a transaction.
  * Returns NULL or a malloc'd error; on error the database is unchanged. */

@@ -16,24 +16,7 @@ enum load_boundary load_boundary = LOAD_BOUNDARY_FIRST_ANSWER;
  * read_db() in ovsdb-server are of 1-3 KiB (gdb, docs/model.md). */
 #define LOAD_BOUNDARY_BYTES 4096
 
-const char *
-load_boundary_name(enum load_boundary b)
-{
-    return b == LOAD_BOUNDARY_FIRST_ANSWER ? "first-answer" : "read-db";
-}
-
-bool
-load_boundary_from_string(const char *s, enum load_boundary *b)
-{
-    if (!strcmp(s, "first-answer")) {
-        *b = LOAD_BOUNDARY_FIRST_ANSWER;
-    } else if (!strcmp(s, "read-db")) {
-        *b = LOAD_BOUNDARY_READ_DB;
-    } else {
-        return false;
-    }
-    return true;
-}
+const char *const load_boundary_names[2] = { "first-answer", "read-db" };
 
 /* The allocator work ovsdb-server does between read_db() and its first
  * answer (see enum load_boundary): one large-bin allocation, freed again

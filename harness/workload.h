@@ -72,8 +72,8 @@ struct db_load_stats;
  * leaves that work to the next phase. */
 enum load_boundary { LOAD_BOUNDARY_FIRST_ANSWER, LOAD_BOUNDARY_READ_DB };
 extern enum load_boundary load_boundary;
-const char *load_boundary_name(enum load_boundary);
-bool load_boundary_from_string(const char *, enum load_boundary *);
+/* Indexed by enum load_boundary. */
+extern const char *const load_boundary_names[2];
 
 /* The "load" phase every workload starts with: reads 'o->dataset' into
  * '*dbp' (with 'stats' if nonnull), counting its rows as the phase's items.
