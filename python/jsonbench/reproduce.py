@@ -16,6 +16,7 @@ published sizes (50 x 1000 and 5 x 10000 inserts), which take seconds."""
 import argparse
 import datetime
 import glob
+import json
 import os
 import shlex
 import shutil
@@ -400,7 +401,7 @@ def main(argv):
         if not args.out:
             sys.exit("reproduce: --fill-from needs --out (a new results folder)")
         fill(os.path.abspath(args.from_results), os.path.abspath(args.fill_from),
-             os.path.abspath(args.out))
+             os.path.abspath(args.out), args.ovs_claims)
         render(args, os.path.abspath(args.out))
         return 0
     if args.from_results:
@@ -473,9 +474,11 @@ def measure_real(args, p, ds, out_dir):
     return sum(1 for v in runs_meta.values() if "error" in v)
 
 
-def fill(primary, other, out_dir):
+def fill(primary, other, out_dir, ovs_claims=None):
     """out_dir = primary + the runs primary lacks (or that failed there) taken
-    from other; both must be reproduce folders."""
+    from other; both must be reproduce folders.  ovs_claims: the current
+    real-OVS pairs file, whose metrics judge the real runs taken when it
+    names the same commits as the file they ran with."""
     a, b = C.load_run(primary), C.load_run(other)
     if not a or not b:
         sys.exit("reproduce: both --from-results and --fill-from must hold %s" % C.RUN_FILE)
@@ -498,6 +501,8 @@ def fill(primary, other, out_dir):
         index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
         taken.append(key)
     taken_real = _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b)
+    if taken_real and ovs_claims and os.path.exists(ovs_claims):
+        _judge_with_current(meta_a["real"], ovs_claims)
     index["failures"] = [f for f in index.get("failures", [])
                          if f["job"] not in taken and f["job"] not in taken_real]
     have = {d["path"] for d in env.get("datasets", [])}
@@ -515,28 +520,58 @@ def fill(primary, other, out_dir):
     log("reproduce: %d runs taken from %s" % (len(taken), build.rel(other)))
 
 
+def _judge_with_current(real, ovs_claims):
+    """The real runs were measured with an older copy of the pairs file; how
+    a claim reads them (e.g. which metric stands for the model's) belongs to
+    today's file, as long as it names the same builds."""
+    with open(ovs_claims) as f:
+        current = json.load(f)
+    if current.get("pairs") != (real.get("claims") or {}).get("pairs"):
+        log("reproduce: %s names other builds than the real runs; judging "
+            "them with the pairs file they ran with" % build.rel(ovs_claims))
+        return
+    real["claims"] = current
+
+
 def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
-    """The real-OVS half of fill(): when the primary has no real runs and the
-    other folder has (a --real-only run), all of them come along, with the
-    build targets they ran on.  Returns the run keys taken."""
+    """The real-OVS half of fill(): every real run the other folder has (a
+    --real-only run) and the primary lacks comes along, with the build
+    targets it ran on, so several real-only runs can be joined one after the
+    other (the first one's runs win).  Returns the run keys taken."""
     real_b = meta_b.get("real")
-    if not real_b or meta_a.get("real", {}).get("runs"):
+    if not real_b or not real_b.get("runs"):
         return []
+    real_a = meta_a.get("real") or {}
+    runs_a = dict(real_a.get("runs", {}))
     taken = []
-    for key, info in real_b.get("runs", {}).items():
-        if info.get("file"):
-            dst = os.path.join(out_dir, info["file"])
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy(os.path.join(other, info["file"]), dst)
-            index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
-            taken.append(key)
+    for key, info in real_b["runs"].items():
+        if not info.get("file") or (runs_a.get(key) or {}).get("file"):
+            continue
+        dst = os.path.join(out_dir, info["file"])
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy(os.path.join(other, info["file"]), dst)
+        index["entries"] = [e for e in index["entries"] if e["file"] != info["file"]]
+        index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
+        runs_a[key] = dict(info, source=os.path.basename(other))
+        taken.append(key)
+    if not taken:
+        return []
     index["failures"] = index.get("failures", []) + [
-        f for f in index_b.get("failures", []) if f["job"] in real_b.get("runs", {})
-        and "error" in real_b["runs"][f["job"]]]
-    for k in ("ovs_targets", "ovs_build_failures", "ovs_ab_pairs"):
-        if k in env_b:
-            env[k] = env_b[k]
-    meta_a["real"] = dict(real_b, source=os.path.basename(other))
+        f for f in index_b.get("failures", []) if f["job"] in real_b["runs"]
+        and "error" in real_b["runs"][f["job"]] and f["job"] not in runs_a]
+    have = {t["name"] for t in env.get("ovs_targets", [])}
+    env["ovs_targets"] = env.get("ovs_targets", []) + [
+        t for t in env_b.get("ovs_targets", []) if t["name"] not in have]
+    for k in ("ovs_build_failures", "ovs_ab_pairs"):
+        env[k] = env.get(k) or env_b.get(k, [])
+    if real_a.get("runs"):
+        real_a["runs"] = runs_a
+        real_a["sources"] = real_a.get("sources", [real_a.get("source")]) + [
+            os.path.basename(other)]
+        real_a["duration_s"] = (real_a.get("duration_s") or 0) + (real_b.get("duration_s") or 0)
+    else:
+        meta_a["real"] = dict(real_b, runs=runs_a, source=os.path.basename(other),
+                              sources=[os.path.basename(other)])
     log("reproduce: %d real-OVS runs taken from %s" % (len(taken), build.rel(other)))
     return taken
 

@@ -35,14 +35,17 @@ def build(ctx):
                "build and datasets): %d runs; that reproduction took %.0f s." % (
                    filled["folder"], filled["command_args"], len(filled["runs"]),
                    filled.get("duration_s") or 0))
-    real_src = (meta.get("real") or {}).get("source")
+    real = meta.get("real") or {}
+    real_src = real.get("sources") or ([real["source"]] if real.get("source") else [])
     if real_src:
-        s.para("The real-OVS runs come from `results/%s`, a separate `--real-only` "
-               "reproduction on the same datasets (real builds do not change with the "
-               "model): %d runs; it took %.0f s." % (
-                   real_src, sum(1 for v in meta["real"].get("runs", {}).values()
-                                 if v.get("file")),
-                   meta["real"].get("duration_s") or 0))
+        s.para("The real-OVS runs come from %s, %s on the same datasets (real builds "
+               "do not change with the model; where several hold a run, the first "
+               "one's is used): %d runs; %.0f s of measuring." % (
+                   ", ".join("`results/%s`" % f for f in real_src),
+                   "a separate `--real-only` reproduction" if len(real_src) == 1
+                   else "separate `--real-only` reproductions",
+                   sum(1 for v in real.get("runs", {}).values() if v.get("file")),
+                   real.get("duration_s") or 0))
     if meta.get("complete") is False:
         s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
                "had not finished are marked 'not measured'.")
