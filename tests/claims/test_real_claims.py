@@ -102,14 +102,21 @@ def unit_checks():
     # The pairs file must name existing claims and pairs.
     bad = copy.deepcopy(real_doc)
     bad["claims"]["no-such-claim"] = {"pair": "s1"}
+    check_rejected(doc, bad, "no-such-claim", "an unknown claim id")
+
+
+def check_rejected(doc, bad_doc, claim_id, what):
+    """Loading bad_doc as the pairs file must stop with an error naming
+    claim_id."""
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
-        json.dump(bad, f)
+        json.dump(bad_doc, f)
         f.flush()
         try:
             R.load(f.name, doc)
-            check(False, "an unknown claim id must be rejected")
+            check(False, "%s must be rejected" % what)
         except SystemExit as exc:
-            check("no-such-claim" in str(exc), "error names the claim")
+            check(claim_id in str(exc), "%s: error does not name the claim: %s"
+                  % (what, exc))
 
 
 def twin_checks():
@@ -183,14 +190,7 @@ def twin_checks():
     # keeps only its own entries when not strict.
     bad = copy.deepcopy(real_doc)
     bad["claims"]["s2-raft-cpu"]["model"] = {"before": {"mode": "tree"}}
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
-        json.dump(bad, f)
-        f.flush()
-        try:
-            R.load(f.name, doc)
-            check(False, "a model entry without impls must be rejected")
-        except SystemExit as exc:
-            check("s2-raft-cpu" in str(exc), "error names the claim: %s" % exc)
+    check_rejected(doc, bad, "s2-raft-cpu", "a model entry without impls")
     one = dict(doc, claims=[claim])
     check(set(R.load(R.DEFAULT_FILE, one, strict=False)["claims"]) ==
           {"s2-raft-avg-mem"}, "not strict: only the document's claims")
