@@ -92,6 +92,14 @@ def with_twins(claims_doc, real_doc):
         tw[c["id"]] for c in claims_doc["claims"] if c["id"] in tw])
 
 
+def real_sources(real):
+    """The --real-only folders a joined reproduction's real runs came from
+    (results written before joins could chain kept one, as "source")."""
+    if real.get("sources"):
+        return list(real["sources"])
+    return [real["source"]] if real.get("source") else []
+
+
 def target_name(ref):
     from .realovs.cli import ref_name
     return ref_name(ref)

@@ -566,12 +566,12 @@ def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
         env[k] = env.get(k) or env_b.get(k, [])
     if real_a.get("runs"):
         real_a["runs"] = runs_a
-        real_a["sources"] = real_a.get("sources", [real_a.get("source")]) + [
-            os.path.basename(other)]
+        real_a["sources"] = realclaims.real_sources(real_a) + [os.path.basename(other)]
+        real_a.pop("source", None)
         real_a["duration_s"] = (real_a.get("duration_s") or 0) + (real_b.get("duration_s") or 0)
     else:
-        meta_a["real"] = dict(real_b, runs=runs_a, source=os.path.basename(other),
-                              sources=[os.path.basename(other)])
+        meta_a["real"] = dict(real_b, runs=runs_a, sources=[os.path.basename(other)])
+        meta_a["real"].pop("source", None)     # The older, single-folder key.
     log("reproduce: %d real-OVS runs taken from %s" % (len(taken), build.rel(other)))
     return taken
 

@@ -36,7 +36,7 @@ def build(ctx):
                    filled["folder"], filled["command_args"], len(filled["runs"]),
                    filled.get("duration_s") or 0))
     real = meta.get("real") or {}
-    real_src = real.get("sources") or ([real["source"]] if real.get("source") else [])
+    real_src = realclaims.real_sources(real)
     if real_src:
         s.para("The real-OVS runs come from %s, %s on the same datasets (real builds "
                "do not change with the model; where several hold a run, the first "
