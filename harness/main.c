@@ -49,7 +49,8 @@ usage(FILE *stream)
 "  --seed N          seed for everything random (default 1)\n"
 "  --results FILE    write results (google-benchmark JSON) to FILE,\n"
 "                    atomically; without it, print a short table\n"
-"  --output FILE     dump/compact: write the produced text to FILE\n"
+"  --output FILE     dump/compact: write the produced text to FILE;\n"
+"                    monitor: every message sent, one a line (tests)\n"
 "  --no-sha256       do not hash DATASET for the results context\n"
 "  --no-heap-stats   do not read heap figures (glibc's mallinfo2 is slow on\n"
 "                    a large heap; they read as 0)\n"
@@ -89,7 +90,8 @@ usage(FILE *stream)
 "  --help            this text\n"
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
-"  --mode tree|cache|direct|serialized  --table T  --condition JSON\n"
+"  --mode tree|tree-cache|cache|direct|serialized  --table T\n"
+"  --condition JSON  --initial kept|per-monitor\n"
 "  --txns M  --entries E  --followers F\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
 "names file, record and byte offset), 2 on bad usage (also an --output or\n"
@@ -145,7 +147,7 @@ parse_choice(const char *option, const char *arg, const char *const names[2])
 enum {
     OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
-    OPT_TABLE, OPT_CONDITION, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
+    OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
 };
@@ -165,6 +167,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "mode", required_argument, NULL, OPT_MODE },
         { "table", required_argument, NULL, OPT_TABLE },
         { "condition", required_argument, NULL, OPT_CONDITION },
+        { "initial", required_argument, NULL, OPT_INITIAL },
         { "txns", required_argument, NULL, OPT_TXNS },
         { "entries", required_argument, NULL, OPT_ENTRIES },
         { "followers", required_argument, NULL, OPT_FOLLOWERS },
@@ -223,6 +226,9 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             break;
         case OPT_CONDITION:
             o->condition = optarg;
+            break;
+        case OPT_INITIAL:
+            o->initial = optarg;
             break;
         case OPT_TXNS:
             o->txns = parse_number("txns", optarg, 1, MAX);
@@ -316,9 +322,10 @@ main(int argc, char *argv[])
     if (w->needs_dataset && !o.dataset) {
         usage_error("workload %s needs a DATASET file", w->name);
     }
-    if (o.output && strcmp(w->name, "dump") && strcmp(w->name, "compact")) {
-        usage_error("--output: workload %s writes no output (only dump and "
-                    "compact do)", w->name);
+    if (o.output && strcmp(w->name, "dump") && strcmp(w->name, "compact")
+        && strcmp(w->name, "monitor")) {
+        usage_error("--output: workload %s writes no output (only dump, "
+                    "compact and monitor do)", w->name);
     }
     if (o.output) {
         check_output_path("output", o.output);

@@ -40,6 +40,21 @@ release_row(struct shared_datum *sd, const struct table_schema *ts)
     }
 }
 
+static struct monitor_change *
+find_change(const struct monitor_changes *mc, const struct uuid *uuid)
+{
+    for (struct hmap_node *n = hmap_first_with_hash(&mc->rows,
+                                                    uuid_hash(uuid));
+         n; n = hmap_next_with_hash(n)) {
+        struct monitor_change *c = CONTAINER_OF(n, struct monitor_change,
+                                                node);
+        if (uuid_equals(&c->uuid, uuid)) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
 void
 monitor_changes_add(void *aux, struct table *t, struct row *old,
                     struct row *new)
@@ -51,8 +66,20 @@ monitor_changes_add(void *aux, struct table *t, struct row *old,
     }
     const struct table_schema *ts = t->schema;
     enum xalloc_category cat = xalloc_category_set(XALLOC_MODEL);
-    struct monitor_change *c = xmalloc(sizeof *c);
-    c->uuid = old ? old->uuid : new->uuid;
+    const struct uuid *uuid = old ? &old->uuid : &new->uuid;
+    struct monitor_change *c = find_change(mc, uuid);
+    if (c) {
+        /* A row changed again (the kept initial change set, on every
+         * commit): its first old values stay, its new ones are replaced,
+         * as ovsdb_monitor_changes_update() does. */
+        release_row(c->new, ts);
+        c->row = new;
+        c->new = new ? share_row(new, ts) : NULL;
+        xalloc_category_set(cat);
+        return;
+    }
+    c = xmalloc(sizeof *c);
+    c->uuid = *uuid;
     c->row = new;
     c->old = old ? share_row(old, ts) : NULL;
     c->new = new ? share_row(new, ts) : NULL;
@@ -63,6 +90,14 @@ monitor_changes_add(void *aux, struct table *t, struct row *old,
     }
     mc->order[mc->n++] = c;
     xalloc_category_set(cat);
+}
+
+void
+monitor_changes_fill(struct monitor_changes *mc, struct row **rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        monitor_changes_add(mc, mc->table, NULL, rows[i]);
+    }
 }
 
 const struct column_schema *
@@ -98,7 +133,7 @@ monitor_changes_destroy(struct monitor_changes *mc)
     hmap_destroy(&mc->rows);
 }
 
-enum update2_kind { U2_NONE, U2_INSERT, U2_DELETE, U2_MODIFY };
+enum update2_kind { U2_NONE, U2_INITIAL, U2_INSERT, U2_DELETE, U2_MODIFY };
 
 static enum update2_kind
 classify(const struct monitor_changes *mc, const struct monitor_change *c,
@@ -120,7 +155,7 @@ static bool
 column_in_update(const struct monitor_change *c, unsigned int i,
                  const struct ovsdb_type *type, enum update2_kind kind)
 {
-    return (kind == U2_INSERT
+    return (kind == U2_INSERT || kind == U2_INITIAL
             ? !datum_is_default(&c->new[i].d, type)
             : !datum_equals(&c->old[i].d, &c->new[i].d, type));
 }
@@ -128,7 +163,8 @@ column_in_update(const struct monitor_change *c, unsigned int i,
 static const char *
 kind_name(enum update2_kind kind)
 {
-    return (kind == U2_INSERT ? "insert"
+    return (kind == U2_INITIAL ? "initial"
+            : kind == U2_INSERT ? "insert"
             : kind == U2_DELETE ? "delete" : "modify");
 }
 
@@ -183,16 +219,23 @@ row_update_direct(const struct table_schema *ts,
     return json_serialized_object_create_nocopy(ds_steal_cstr(&text));
 }
 
-struct json *
-monitor_changes_update2(const struct monitor_changes *mc,
-                        const struct condition *cond, bool direct)
+static struct json *
+compose(const struct monitor_changes *mc, const struct condition *cond,
+        bool direct, bool initial)
 {
     const struct table_schema *ts = mc->table->schema;
     struct json *rows = NULL;
 
     for (size_t i = 0; i < mc->n; i++) {
         const struct monitor_change *c = mc->order[i];
-        enum update2_kind kind = classify(mc, c, cond);
+        enum update2_kind kind;
+        if (initial) {
+            kind = (c->new && condition_matches_at(cond, &c->new[0].d,
+                                                   sizeof *c->new)
+                    ? U2_INITIAL : U2_NONE);
+        } else {
+            kind = classify(mc, c, cond);
+        }
         if (kind == U2_NONE) {
             continue;
         }
@@ -206,4 +249,19 @@ monitor_changes_update2(const struct monitor_changes *mc,
                                      : row_update_tree(ts, c, kind)));
     }
     return rows;
+}
+
+struct json *
+monitor_changes_update2(const struct monitor_changes *mc,
+                        const struct condition *cond, bool direct)
+{
+    return compose(mc, cond, direct, false);
+}
+
+struct json *
+monitor_changes_initial2(const struct monitor_changes *mc,
+                         const struct condition *cond, bool direct)
+{
+    struct json *rows = compose(mc, cond, direct, true);
+    return rows ? rows : json_object_create();
 }

@@ -39,8 +39,13 @@ struct monitor_changes {
 
 void monitor_changes_init(struct monitor_changes *, struct table *);
 void monitor_changes_destroy(struct monitor_changes *);
-/* A txn_commit() callback (aux: the struct monitor_changes). */
+/* A txn_commit() callback (aux: the struct monitor_changes).  A row already
+ * in the set keeps its old values and gets the new ones. */
 txn_commit_cb monitor_changes_add;
+/* The initial change set: every one of the 'n' rows, inserted (as
+ * ovsdb_monitor_get_initial() adds all of the table's rows). */
+void monitor_changes_fill(struct monitor_changes *, struct row **rows,
+                          size_t n);
 /* The first column whose value differs between old and new, or NULL. */
 const struct column_schema *monitor_change_first_changed(
     const struct monitor_changes *, const struct monitor_change *);
@@ -58,5 +63,10 @@ const struct column_schema *monitor_change_first_changed(
  * Returns NULL if no row is for this client (the server sends nothing). */
 struct json *monitor_changes_update2(const struct monitor_changes *,
                                      const struct condition *, bool direct);
+/* The <table-updates2> rows of an initial reply from an initial change set:
+ * "initial" with every non-default column and "_version" for each row whose
+ * new values match 'cond'; an empty object if none does. */
+struct json *monitor_changes_initial2(const struct monitor_changes *,
+                                      const struct condition *, bool direct);
 
 #endif

@@ -1,16 +1,26 @@
 /* monitor (seeds 2 and 3): N clients monitor one table with a condition
  * (default Logical_Flow with actions != "drop;"), get the initial reply and
- * then K batches of R row modifications, in one of three ways:
- *   tree    every client gets its own JSON tree, built and serialized: what
- *           ovsdb-server does for a monitor with a condition, which its
- *           json cache skips (ovsdb_monitor_get_update());
- *   cache   the update is built once, turned into a serialized node
- *           (json_serialized_object_create) and shared: each client's
- *           message clones it (seed 2: OVS does this for monitors without
- *           a condition; where the impl has no serialized nodes, this is a
- *           full clone per client, the cost it removed);
- *   direct  like cache, but each row is written straight into a buffer and
- *           wrapped with json_serialized_object_create_nocopy (seed 3).
+ * then K batches of R row modifications, in one of four ways:
+ *   tree        every client gets its own JSON tree, built and serialized:
+ *               what ovsdb-server does for a monitor with a condition,
+ *               which its json cache skips (ovsdb_monitor_get_update());
+ *   tree-cache  the update is built once and kept as a tree in the json
+ *               cache; each client's message clones it and is serialized
+ *               on its own (OVS for monitors without a condition before
+ *               43e66fc27: the "before" of seed 2);
+ *   cache       the update is built once, turned into a serialized node
+ *               (json_serialized_object_create) and shared: each client's
+ *               message clones it (seed 2, 43e66fc27; where the impl has no
+ *               serialized nodes, this is a full clone per client);
+ *   direct      like cache, but each row is written straight into a buffer
+ *               and wrapped with json_serialized_object_create_nocopy
+ *               (seed 3).
+ * The initial reply comes from the monitor's initial change set: kept
+ * (the default, OVS since 07c27226e) it is built once, for the first
+ * client, kept up to date by every commit, and in the cache modes its
+ * reply is composed once; per-monitor (OVS before 07c27226e) each client's
+ * monitor request builds one, composes its reply from it (the json cache
+ * entry goes with it) and frees it.
  * Messages use the monitor_cond "update2" shape and carry _version, as the
  * columns `ovsdb-client monitor-cond` asks for do.  The workload is the one
  * the real-OVS runner runs (python/jsonbench/realovs/workloads.py): same
@@ -19,8 +29,9 @@
  * parsed and executed on a transaction (transact.h), whose commit fills the
  * monitor's change set (monitor-changes.h); the reply is serialized, and
  * each client's update2 is composed from the change set with its condition
- * tested on the old and new values.  json-only changes the rows in place
- * and composes from the known column. */
+ * tested on the old and new values; the initial replies are composed from
+ * the initial change set.  json-only has no change sets: it changes the
+ * rows in place and composes from the rows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +42,7 @@
 #include "json.h"
 #include "jsonrpc-reply.h"
 #include "monitor-changes.h"
+#include "ovsdb/out-file.h"
 #include "ovsdb/rng.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/uuid.h"
@@ -40,7 +52,11 @@
 #include "util.h"
 #include "workload.h"
 
-enum monitor_mode { MODE_TREE, MODE_CACHE, MODE_DIRECT };
+enum monitor_mode { MODE_TREE, MODE_TREE_CACHE, MODE_CACHE, MODE_DIRECT };
+
+static const char *const mode_names[] = {
+    "tree", "tree-cache", "cache", "direct",
+};
 
 static char *
 monitor_prepare(struct workload_options *o)
@@ -57,10 +73,20 @@ monitor_prepare(struct workload_options *o)
     if (!o->mode) {
         o->mode = "tree";
     }
-    if (strcmp(o->mode, "tree") && strcmp(o->mode, "cache")
-        && strcmp(o->mode, "direct")) {
-        return xasprintf("--mode: \"%s\" is not tree, cache or direct",
-                         o->mode);
+    bool known = false;
+    for (size_t i = 0; i < ARRAY_SIZE(mode_names); i++) {
+        known |= !strcmp(o->mode, mode_names[i]);
+    }
+    if (!known) {
+        return xasprintf("--mode: \"%s\" is not tree, tree-cache, cache or "
+                         "direct", o->mode);
+    }
+    if (!o->initial) {
+        o->initial = "kept";
+    }
+    if (strcmp(o->initial, "kept") && strcmp(o->initial, "per-monitor")) {
+        return xasprintf("--initial: \"%s\" is not kept or per-monitor",
+                         o->initial);
     }
     if (!o->table) {
         o->table = "Logical_Flow";
@@ -78,6 +104,9 @@ monitor_describe(const struct workload_options *o, struct ds *ds)
     ds_put_format(ds, " clients=%d batches=%d batch_rows=%d mode=%s table=%s "
                   "condition=%s", o->clients, o->batches, o->batch_rows,
                   o->mode, o->table, o->condition);
+    if (strcmp(o->initial, "kept")) {
+        ds_put_format(ds, " initial=%s", o->initial);
+    }
 }
 
 struct monitor {
@@ -86,8 +115,14 @@ struct monitor {
     struct condition cond;
     enum monitor_mode mode;
     const struct column_schema *mod_column;     /* Changed by updates. */
+    bool per_monitor;           /* --initial per-monitor. */
     struct row **rows;          /* All rows, sorted by UUID. */
     size_t reply_bytes;         /* Full model: transact replies' bytes. */
+    /* Full model, --initial kept: the initial change set, built for the
+     * first client and updated by every commit. */
+    struct monitor_changes init;
+    bool have_init;
+    struct ds *transcript;      /* --output: every message sent. */
 };
 
 /* The column the updates change: the first scalar string column without
@@ -126,24 +161,42 @@ wrap(struct json *tu, int client, const struct column_schema *modified)
 }
 
 /* Serializes 'msg' (taken) as jsonrpc_send() does: into a buffer of its
- * own, freed once sent.  (A buffer kept from message to message would
- * spare the allocator the large blocks the server takes for each one.) */
+ * own, the tree freed, then the buffer freed once sent.  (A buffer kept
+ * from message to message would spare the allocator the large blocks the
+ * server takes for each one.) */
 static size_t
-serialize_msg(struct json *msg)
+serialize_msg(struct monitor *m, struct json *msg)
 {
     struct ds out = DS_EMPTY_INITIALIZER;
 
     json_to_ds(msg, 0, &out);
     json_destroy(msg);
     size_t n = out.length;
+    if (m->transcript) {
+        ds_put_buffer(m->transcript, out.string, out.length);
+        ds_put_char(m->transcript, '\n');
+    }
     ds_destroy(&out);
     return n;
 }
 
 static void
-send_msg(struct phases *p, struct json *msg)
+send_msg(struct phases *p, struct monitor *m, struct json *msg)
 {
-    phases_bytes_out(p, serialize_msg(msg));
+    phases_bytes_out(p, serialize_msg(m, msg));
+}
+
+/* What the json cache keeps of a composed <table-updates> 'tu' (taken):
+ * the tree itself (tree-cache), or its text in a serialized node. */
+static struct json *
+cache_entry(const struct monitor *m, struct json *tu)
+{
+    if (m->mode == MODE_TREE_CACHE) {
+        return tu;
+    }
+    struct json *cached = json_serialized_object_create(tu);
+    json_destroy(tu);
+    return cached;
 }
 
 /* Sends 'rows' to every client in the configured mode: as the initial reply
@@ -159,19 +212,17 @@ compose_and_send(struct phases *p, struct monitor *m, int first_client,
         for (int c = first_client; c < first_client + n_clients; c++) {
             struct json *tu = update2_table_updates(
                 ts->name, update2_rows_tree(ts, rows, n, modified));
-            send_msg(p, wrap(tu, c, modified));
+            send_msg(p, m, wrap(tu, c, modified));
         }
         return;
     }
 
-    struct json *tu = update2_table_updates(
-        ts->name, (m->mode == MODE_CACHE
+    struct json *cached = cache_entry(m, update2_table_updates(
+        ts->name, (m->mode != MODE_DIRECT
                    ? update2_rows_tree(ts, rows, n, modified)
-                   : update2_rows_direct(ts, rows, n, modified)));
-    struct json *cached = json_serialized_object_create(tu);
-    json_destroy(tu);
+                   : update2_rows_direct(ts, rows, n, modified))));
     for (int c = first_client; c < first_client + n_clients; c++) {
-        send_msg(p, wrap(json_clone(cached), c, modified));
+        send_msg(p, m, wrap(json_clone(cached), c, modified));
     }
     json_destroy(cached);
 }
@@ -218,6 +269,22 @@ batch_request(const struct monitor *m, int k, struct row **rows, size_t n)
     return ds_steal_cstr(&ds);
 }
 
+/* The commit's callback with a kept initial change set: each changed row
+ * goes into the batch's change set and the initial one, as
+ * ovsdb_monitor_commit() updates every change set of the monitor. */
+struct two_sets {
+    struct monitor_changes *batch, *init;
+};
+
+static void
+add_to_both(void *aux_, struct table *t, struct row *old, struct row *new)
+{
+    struct two_sets *aux = aux_;
+
+    monitor_changes_add(aux->batch, t, old, new);
+    monitor_changes_add(aux->init, t, old, new);
+}
+
 /* One update batch in the full model: the request parsed and executed,
  * its commit filling the change set, the reply serialized, then each
  * client's update2 composed from the change set and serialized. */
@@ -228,14 +295,18 @@ full_batch(struct phases *p, struct monitor *m,
 {
     struct monitor_changes mc;
     struct json *reply;
+    struct two_sets both = { &mc, &m->init };
 
     monitor_changes_init(&mc, m->table);
-    char *error = transact_run(m->db, request, strlen(request), versions,
-                               monitor_changes_add, &mc, &reply);
+    char *error = (m->have_init
+                   ? transact_run(m->db, request, strlen(request), versions,
+                                  add_to_both, &both, &reply)
+                   : transact_run(m->db, request, strlen(request), versions,
+                                  monitor_changes_add, &mc, &reply));
     if (!error) {
         /* The reply goes to the transacting client; bytes_out counts what
          * the monitoring clients get, the same in both models. */
-        m->reply_bytes += serialize_msg(reply);
+        m->reply_bytes += serialize_msg(m, reply);
 
         const char *table = m->table->schema->name;
         if (m->mode == MODE_TREE) {
@@ -243,7 +314,7 @@ full_batch(struct phases *p, struct monitor *m,
                 struct json *rows = monitor_changes_update2(&mc, &m->cond,
                                                             false);
                 if (rows) {
-                    send_msg(p, update2_notification(
+                    send_msg(p, m, update2_notification(
                                  update2_table_updates(table, rows)));
                 }
             }
@@ -251,11 +322,10 @@ full_batch(struct phases *p, struct monitor *m,
             struct json *rows = monitor_changes_update2(
                 &mc, &m->cond, m->mode == MODE_DIRECT);
             if (rows) {
-                struct json *tu = update2_table_updates(table, rows);
-                struct json *cached = json_serialized_object_create(tu);
-                json_destroy(tu);
+                struct json *cached = cache_entry(
+                    m, update2_table_updates(table, rows));
                 for (int c = 0; c < o->clients; c++) {
-                    send_msg(p, update2_notification(json_clone(cached)));
+                    send_msg(p, m, update2_notification(json_clone(cached)));
                 }
                 json_destroy(cached);
             }
@@ -263,6 +333,49 @@ full_batch(struct phases *p, struct monitor *m,
     }
     monitor_changes_destroy(&mc);
     return error;
+}
+
+/* The <table-updates> of one client's initial reply, composed: in the full
+ * model from an initial change set (the kept one, built on first use, or
+ * one of this request's own), in json-only from the rows; with the
+ * client's condition tested on every row in tree mode. */
+static struct json *
+compose_initial(struct monitor *m, struct row **matching, size_t n_matching,
+                struct row **scratch)
+{
+    const struct table_schema *ts = m->table->schema;
+    bool direct = m->mode == MODE_DIRECT;
+    struct json *rows;
+
+    if (db_model == DB_MODEL_FULL) {
+        struct monitor_changes own;
+        struct monitor_changes *cs = &m->init;
+        if (m->per_monitor) {
+            cs = &own;
+            monitor_changes_init(cs, m->table);
+            monitor_changes_fill(cs, m->rows, m->table->n_rows);
+        } else if (!m->have_init) {
+            monitor_changes_init(cs, m->table);
+            monitor_changes_fill(cs, m->rows, m->table->n_rows);
+            m->have_init = true;
+        }
+        rows = monitor_changes_initial2(cs, &m->cond, direct);
+        if (m->per_monitor) {
+            monitor_changes_destroy(cs);
+        }
+    } else if (m->mode == MODE_TREE) {
+        size_t n = 0;
+        for (size_t i = 0; i < m->table->n_rows; i++) {
+            if (condition_matches(&m->cond, m->rows[i])) {
+                scratch[n++] = m->rows[i];
+            }
+        }
+        rows = update2_rows_tree(ts, scratch, n, NULL);
+    } else {
+        rows = (direct ? update2_rows_direct(ts, matching, n_matching, NULL)
+                : update2_rows_tree(ts, matching, n_matching, NULL));
+    }
+    return update2_table_updates(ts->name, rows);
 }
 
 /* The server's long poll intervals, as the real runner reads them from the
@@ -310,8 +423,16 @@ monitor_run(struct phases *p, const struct workload_options *o)
     char *error;
 
     memset(&m, 0, sizeof m);
-    m.mode = (!strcmp(o->mode, "tree") ? MODE_TREE
-              : !strcmp(o->mode, "cache") ? MODE_CACHE : MODE_DIRECT);
+    for (size_t i = 0; i < ARRAY_SIZE(mode_names); i++) {
+        if (!strcmp(o->mode, mode_names[i])) {
+            m.mode = i;
+        }
+    }
+    m.per_monitor = !strcmp(o->initial, "per-monitor");
+    struct ds transcript = DS_EMPTY_INITIALIZER;
+    if (o->output && p->repetition == 0) {
+        m.transcript = &transcript;
+    }
 
     error = workload_load_phase(p, o, &m.db, NULL);
     if (error) {
@@ -381,40 +502,33 @@ monitor_run(struct phases *p, const struct workload_options *o)
     {
         /* Each client's monitor_cond request: its reply composed (in tree
          * mode with the client's own condition evaluated on every row), or
-         * the cached one cloned. */
-        struct row **mine = xmalloc((m.table->n_rows + 1) * sizeof *mine);
+         * the cached one cloned; per-monitor, each request's cache entry
+         * goes with its change set before the reply is sent. */
+        struct row **scratch = xmalloc((m.table->n_rows + 1)
+                                       * sizeof *scratch);
         struct json *cached = NULL;
-        const struct table_schema *ts = m.table->schema;
         for (int c = 0; c < o->clients; c++) {
             double t0 = metrics_now_ms();
             struct json *tu;
             if (m.mode == MODE_TREE) {
-                size_t n = 0;
-                for (size_t i = 0; i < m.table->n_rows; i++) {
-                    if (condition_matches(&m.cond, m.rows[i])) {
-                        mine[n++] = m.rows[i];
-                    }
-                }
-                tu = update2_table_updates(
-                    ts->name, update2_rows_tree(ts, mine, n, NULL));
+                tu = compose_initial(&m, matching, n_matching, scratch);
             } else {
                 if (!cached) {
-                    struct json *t = update2_table_updates(
-                        ts->name, (m.mode == MODE_CACHE
-                                   ? update2_rows_tree(ts, matching,
-                                                       n_matching, NULL)
-                                   : update2_rows_direct(ts, matching,
-                                                         n_matching, NULL)));
-                    cached = json_serialized_object_create(t);
-                    json_destroy(t);
+                    cached = cache_entry(&m, compose_initial(
+                                             &m, matching, n_matching,
+                                             scratch));
                 }
                 tu = json_clone(cached);
+                if (m.per_monitor) {
+                    json_destroy(cached);
+                    cached = NULL;
+                }
             }
-            send_msg(p, wrap(tu, c, NULL));
+            send_msg(p, &m, wrap(tu, c, NULL));
             units[n_units++] = metrics_now_ms() - t0;
         }
         json_destroy(cached);
-        xfree(mine);
+        xfree(scratch);
     }
     phases_items(p, n_matching * o->clients);
     phases_end(p);
@@ -467,8 +581,17 @@ monitor_run(struct phases *p, const struct workload_options *o)
     xfree(batch);
     xfree(matching);
 
+    if (!error && m.transcript) {
+        error = out_file_write_all(o->output, transcript.string,
+                                   transcript.length);
+    }
+
 out:
+    ds_destroy(&transcript);
     phases_begin(p, "free");
+    if (m.have_init) {
+        monitor_changes_destroy(&m.init);
+    }
     xfree(m.rows);
     condition_destroy(&m.cond);
     db_destroy(m.db);
@@ -482,7 +605,10 @@ const struct workload workload_monitor = {
     .help = "           --clients N (default 10), --batches K (default 5),\n"
             "           --batch-rows R rows modified per batch (default "
             "100),\n"
-            "           --mode tree|cache|direct (default tree),\n"
+            "           --mode tree|tree-cache|cache|direct (default tree),\n"
+            "           --initial kept|per-monitor: the initial change set\n"
+            "           built once (default, OVS >= 07c27226e) or per client,\n"
+            "           --output FILE: every message sent, one a line,\n"
             "           --table T (default Logical_Flow), --condition JSON\n"
             "           (default [[\"actions\",\"!=\",\"drop;\"]] for "
             "Logical_Flow,\n"

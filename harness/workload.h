@@ -29,6 +29,7 @@ struct workload_options {
     const char *mode;
     const char *table;
     const char *condition;
+    const char *initial;        /* Monitor: "kept" or "per-monitor". */
     int txns;
     int entries;
     int followers;

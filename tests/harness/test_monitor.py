@@ -5,7 +5,10 @@ model every batch is a JSON-RPC transact request the model parses and runs
 reaches the clients through the change set: they get the same bytes as
 from json-only, which changes the rows in place), the phase CPU counters
 add up to cpu_after_load_s, and both models report the real runner's
-counters (clients, poll intervals).
+counters (clients, poll intervals).  Every mode (tree, tree-cache, cache;
+direct writes the same bytes with members in column order) and both ways
+of building the initial change set (kept, per-monitor) send the same
+messages: the transcripts (--output) are byte-identical.
 
 usage: test_monitor.py JSONBENCH FIXTURE-SB"""
 import os
@@ -28,48 +31,74 @@ def reply_bytes(batches, rows):
 def main():
     exe, sb = sys.argv[1:3]
     sent = {}
+    texts = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for model in ('full', 'json-only'):
-            for mode in ('tree', 'cache', 'direct'):
-                res = os.path.join(tmp, '%s-%s.json' % (model, mode))
-                run([exe, 'monitor', '--model', model, '--mode', mode,
-                     '--clients', str(CLIENTS), '--batches', str(BATCHES),
-                     '--batch-rows', str(ROWS), '--repetitions', '1',
-                     '--results', res, sb])
-                r = load_results(res)
-                init = bench(r, 'monitor/initial')
-                upd = bench(r, 'monitor/updates')
-                what = '%s %s' % (model, mode)
-                if upd['rows_per_batch'] != ROWS or upd['clients'] != CLIENTS:
-                    fail('%s: rows_per_batch %s, clients %s' % (
-                        what, upd['rows_per_batch'], upd['clients']))
-                total = upd['initial_cpu_s'] if 'initial_cpu_s' in upd \
-                    else init['initial_cpu_s']
-                if abs(total + upd['updates_cpu_s']
-                       - upd['cpu_after_load_s']) > 1e-6:
-                    fail('%s: initial %s + updates %s != cpu_after_load %s'
-                         % (what, total, upd['updates_cpu_s'],
-                            upd['cpu_after_load_s']))
-                for k in ('count', 'min_ms', 'median_ms', 'p95_ms',
-                          'max_ms'):
-                    if 'poll_interval_' + k not in upd:
-                        fail('%s: no poll_interval_%s' % (what, k))
-                if upd['poll_interval_count'] != 0:
-                    fail('%s: a tiny fixture logged %s poll intervals >= 1 s'
-                         % (what, upd['poll_interval_count']))
-                if model == 'full':
-                    want = reply_bytes(BATCHES, ROWS)
-                    if upd.get('transact_reply_bytes') != want:
-                        fail('%s: transact replies %s bytes, wanted %d '
-                             '(one result per operation)'
-                             % (what, upd.get('transact_reply_bytes'), want))
-                elif 'transact_reply_bytes' in upd:
-                    fail('json-only parses no transact request')
-                sent[what] = (init['bytes_out'], upd['bytes_out'])
+        for model, mode, initial in [
+                (mo, md, i) for mo in ('full', 'json-only')
+                for md in ('tree', 'tree-cache', 'cache', 'direct')
+                for i in ('kept', 'per-monitor')]:
+            res = os.path.join(tmp, '%s-%s-%s.json'
+                               % (model, mode, initial))
+            out = os.path.join(tmp, '%s-%s-%s.txt'
+                               % (model, mode, initial))
+            run([exe, 'monitor', '--model', model, '--mode', mode,
+                 '--initial', initial, '--output', out,
+                 '--clients', str(CLIENTS), '--batches', str(BATCHES),
+                 '--batch-rows', str(ROWS), '--repetitions', '1',
+                 '--results', res, sb])
+            with open(out, 'rb') as f:
+                texts[(model, mode, initial)] = f.read()
+            r = load_results(res)
+            init = bench(r, 'monitor/initial')
+            upd = bench(r, 'monitor/updates')
+            what = '%s %s %s' % (model, mode, initial)
+            if upd['rows_per_batch'] != ROWS or upd['clients'] != CLIENTS:
+                fail('%s: rows_per_batch %s, clients %s' % (
+                    what, upd['rows_per_batch'], upd['clients']))
+            total = upd['initial_cpu_s'] if 'initial_cpu_s' in upd \
+                else init['initial_cpu_s']
+            if abs(total + upd['updates_cpu_s']
+                   - upd['cpu_after_load_s']) > 1e-6:
+                fail('%s: initial %s + updates %s != cpu_after_load %s'
+                     % (what, total, upd['updates_cpu_s'],
+                        upd['cpu_after_load_s']))
+            for k in ('count', 'min_ms', 'median_ms', 'p95_ms',
+                      'max_ms'):
+                if 'poll_interval_' + k not in upd:
+                    fail('%s: no poll_interval_%s' % (what, k))
+            if upd['poll_interval_count'] != 0:
+                fail('%s: a tiny fixture logged %s poll intervals >= 1 s'
+                     % (what, upd['poll_interval_count']))
+            if model == 'full':
+                want = reply_bytes(BATCHES, ROWS)
+                if upd.get('transact_reply_bytes') != want:
+                    fail('%s: transact replies %s bytes, wanted %d '
+                         '(one result per operation)'
+                         % (what, upd.get('transact_reply_bytes'), want))
+            elif 'transact_reply_bytes' in upd:
+                fail('json-only parses no transact request')
+            sent[what] = (init['bytes_out'], upd['bytes_out'])
     if len(set(sent.values())) != 1:
         fail('clients got different bytes: %s' % sent)
-    if sent['full tree'][1] == 0:
+    if sent['full tree kept'][1] == 0:
         fail('no update sent')
+    for model in ('full', 'json-only'):
+        ref = texts[(model, 'tree', 'kept')]
+        # Initial replies, transact replies (full), update2s: one a line.
+        want = CLIENTS + BATCHES * CLIENTS + (BATCHES if model == 'full'
+                                              else 0)
+        if ref.count(b'\n') != want:
+            fail('%s: %d messages in the transcript, wanted %d'
+                 % (model, ref.count(b'\n'), want))
+        for (mo, md, i), t in sorted(texts.items()):
+            if mo != model:
+                continue
+            same = len(t) == len(ref) if md == 'direct' else t == ref
+            if not same:
+                fail('%s %s %s: not the messages of %s tree kept'
+                     % (mo, md, i, model))
+    print('ok: %d transcripts, modes and initial change sets alike'
+          % len(texts))
     print('ok: monitor transact path, counters and bytes, %s' % sent)
 
 
