@@ -94,7 +94,7 @@ METRICS = [
      lambda v: _get(v, "raft", "send", "cpu_time")),
 ]
 RAFT_VARIANT = re.compile(r"^raft-([a-z]+)$")
-MONITOR_VARIANT = re.compile(r"^monitor-(?:([a-z]+)-)?c(\d+)$")
+MONITOR_VARIANT = re.compile(r"^monitor-(?:([a-z][a-z-]*)-)?c(\d+)$")
 
 
 def load_medians(folder):
