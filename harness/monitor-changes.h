@@ -3,7 +3,8 @@
  * (ovsdb/monitor.c's ovsdb_monitor_row): per changed row its UUID and the
  * old and new values of every column, sharing the rows' datums through
  * their reference counts.  The update is composed from it: the columns
- * whose old and new values differ. */
+ * whose old and new values differ.  The initial change set (every row,
+ * inserted) is one too: initial replies are composed from it. */
 #ifndef HARNESS_MONITOR_CHANGES_H
 #define HARNESS_MONITOR_CHANGES_H 1
 
