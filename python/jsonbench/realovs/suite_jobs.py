@@ -139,7 +139,8 @@ def entry(target, workload, variant, ds, opts, rel):
                 if kv[0] != "txn_client"),
             "allocator": "glibc", "source": "harness", "real_ovs": True,
             "ovs_version": target.version, "ovs_commit": target.commit,
-            "ovs_representation": target.representation}
+            "ovs_representation": target.representation,
+            "ovs_server_era": target.server_era}
 
 
 def run(args, tgts, jobs, out_dir, on_result, log):
