@@ -47,8 +47,9 @@ def add_args(ap):
                    metavar="IMPL=TARGET",
                    help="model-vs-real pair, e.g. ovs=f5819e699 or "
                    "serialized=ovs-debian (repeatable; default: every real "
-                   "target with the impl of its representation, see "
-                   "docs/real-ovs.md)")
+                   "target with the impl of its representation, builds of "
+                   "current server code as its calibration, older ones "
+                   "(Debian's 3.1) as references, see docs/real-ovs.md)")
     g.add_argument("--ovs-cache-dir", help="build cache (default "
                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
     g.add_argument("--ovs-retry-failed", action="store_true",
