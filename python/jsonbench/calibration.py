@@ -12,6 +12,11 @@ standard library only:
                                like the real ones (monitor-c<N>)
   ratios(model, real)          rows {dataset, metric, label, unit, model,
                                real, ratio} for every metric both measured
+  pairs(models, targets)       which real build each model impl is compared
+                               with, and in which role: "calibration" (same
+                               JSON representation, same server code era as
+                               the model's load path) or "reference" (same
+                               representation, older server code)
 
 Metrics (medians over repetitions; times in seconds):
   RSS after load        load/load rss_after_load_bytes (else the dump
@@ -52,6 +57,15 @@ DEFAULT_MONITOR_MODE = "tree"
 # Raft keeps its log entries serialized since OVS commit 0de882954 (2.17):
 # the model's raft --mode serialized; tree is the counterpart of older ones.
 DEFAULT_RAFT_MODE = "serialized"
+# The server code the model's load path (harness/txn.c) was calibrated
+# against: today's ovsdb-server (realovs/representation.py).  A build of
+# the same representation but older server code, such as Debian 12's
+# 3.1.0, spends 9% more instructions loading NB in its commit code (before
+# OVS 6f11d9daa and d51d4f42d); compared with the model it measures that
+# difference too, so it is a reference, not the calibration.
+MODEL_SERVER_ERA = "current"
+ROLE_CALIBRATION = "calibration"
+ROLE_REFERENCE = "reference"
 
 
 def _first(*vals):
@@ -214,3 +228,47 @@ def pair_ratios(medians, model_impl, real_impl,
     """ratios() of one model impl and one real build in 'medians'."""
     return ratios(results_for(medians, model_impl, monitor_mode, raft_mode),
                   results_for(medians, real_impl))
+
+
+def pair_role(target):
+    """'calibration' when a real target ({"server_era": ...}) runs the
+    server code the model was calibrated against (or its era is unknown),
+    'reference' when it runs older server code."""
+    era = target.get("server_era")
+    if era and era != MODEL_SERVER_ERA:
+        return ROLE_REFERENCE
+    return ROLE_CALIBRATION
+
+
+def pairs(model_impls, targets, given=None):
+    """The model-vs-real pairs of a run: [{"impl", "target", "role",
+    "server_era"}].  'targets' are the real builds that ran, [{"name",
+    "representation", "server_era"}] in run order; 'given' the explicit
+    (impl, target name) pairs (--pair), which are kept as they are and
+    only given their role.  Without them each model impl that ran is
+    paired with every build of its representation: first the ones of the
+    model's server era (the calibration), then the older ones (labelled
+    references)."""
+    info = {t["name"]: t for t in targets}
+    if given:
+        return [{"impl": m, "target": r, "role": pair_role(info.get(r, {})),
+                 "server_era": info.get(r, {}).get("server_era")}
+                for m, r in given]
+    out = []
+    for role in (ROLE_CALIBRATION, ROLE_REFERENCE):
+        for t in targets:
+            impl = t.get("representation")
+            if impl not in model_impls or pair_role(t) != role:
+                continue
+            if any(p["impl"] == impl and p["target"] == t["name"]
+                   for p in out):
+                continue
+            out.append({"impl": impl, "target": t["name"], "role": role,
+                        "server_era": t.get("server_era")})
+    # Impls in the order their first build ran; within one, calibration
+    # first (a stable sort keeps the roles' order).
+    first = {}
+    for t in targets:
+        first.setdefault(t.get("representation"), len(first))
+    out.sort(key=lambda p: first[p["impl"]])
+    return out

@@ -287,7 +287,8 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
                           "allocator": "glibc", "source": "harness",
                           "real_ovs": True, "ovs_version": t.version,
                           "ovs_commit": t.commit,
-                          "ovs_representation": t.representation})
+                          "ovs_representation": t.representation,
+                          "ovs_server_era": t.server_era})
     info = [dict(t.context(), name=n, ref=refs[n]) for n, t in
             targets.items()]
     return meta, index, info, failures

@@ -137,6 +137,8 @@ def main():
         check(paras and "latest calibration" in paras[0] and "not a measurement of this run"
               in paras[0], "the answer comes first and is labelled: %s" % paras[:1])
         check("2026-12-03 10:00 UTC" in text and "abc1234" in text, "date and commit shown")
+        check("pre-2024 server code" in text and "0.912" in text,
+              "the 3.1-vs-today server part of the ratios is stated: %s" % text)
         check("scripts/suite.sh --impls serialized --ovs-installed" in text and
               "--dataset /data/my.db" in text, "the command for the run's own data")
         tables = [b for b in sec.blocks if isinstance(b, Table)]

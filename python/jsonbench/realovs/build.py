@@ -251,6 +251,8 @@ def build_commit(tree, ref, **kw):
     t = build(commit, lambda dest: _extract_commit(tree, commit, dest),
               label=label, source="%s@%s" % (tree, commit), **kw)
     t.representation = representation.of_commit(tree, commit, t.version)
+    t.server_era = representation.server_era_of_commit(tree, commit,
+                                                       t.version)
     return t
 
 
@@ -259,4 +261,5 @@ def build_tarball(path, **kw):
     t = build(key, lambda dest: _extract_tarball(path, dest),
               label=os.path.basename(path), source=path, **kw)
     t.representation = representation.of_version(t.version)
+    t.server_era = representation.server_era_of_version(t.version)
     return t

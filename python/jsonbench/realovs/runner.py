@@ -296,7 +296,8 @@ def run(args, targets, failures):
                           "allocator": "glibc", "source": "harness",
                           "real_ovs": True, "ovs_version": t.version,
                           "ovs_commit": t.commit,
-                          "ovs_representation": t.representation})
+                          "ovs_representation": t.representation,
+                          "ovs_server_era": t.server_era})
         gbench.write_atomic(os.path.join(out_dir, "index.json"),
                             {"entries": index, "failures": failures})
     gbench.write_atomic(os.path.join(out_dir, "env.json"),

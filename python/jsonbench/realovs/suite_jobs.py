@@ -47,8 +47,9 @@ def add_args(ap):
                    metavar="IMPL=TARGET",
                    help="model-vs-real pair, e.g. ovs=f5819e699 or "
                    "serialized=ovs-debian (repeatable; default: every real "
-                   "target with the impl of its representation, see "
-                   "docs/real-ovs.md)")
+                   "target with the impl of its representation, builds of "
+                   "current server code as its calibration, older ones "
+                   "(Debian's 3.1) as references, see docs/real-ovs.md)")
     g.add_argument("--ovs-cache-dir", help="build cache (default "
                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
     g.add_argument("--ovs-retry-failed", action="store_true",
@@ -139,7 +140,8 @@ def entry(target, workload, variant, ds, opts, rel):
                 if kv[0] != "txn_client"),
             "allocator": "glibc", "source": "harness", "real_ovs": True,
             "ovs_version": target.version, "ovs_commit": target.commit,
-            "ovs_representation": target.representation}
+            "ovs_representation": target.representation,
+            "ovs_server_era": target.server_era}
 
 
 def run(args, tgts, jobs, out_dir, on_result, log):

@@ -16,7 +16,8 @@ TREE_PATHS = {
 
 class Target:
     def __init__(self, name, programs, version, commit="", source="",
-                 configure_flags=None, compiler="", representation=None):
+                 configure_flags=None, compiler="", representation=None,
+                 server_era=None):
         self.name = name            # Used as the "impl" of its results.
         self.programs = programs    # Program name -> absolute path.
         self.version = version
@@ -26,6 +27,9 @@ class Target:
         self.compiler = compiler
         # The model impl of the same JSON representation (representation.py).
         self.representation = representation
+        # The server code era, "current" or "pre-2024" (representation.py):
+        # whether the model's load path was calibrated against such code.
+        self.server_era = server_era
 
     def path(self, program):
         return self.programs[program]
@@ -39,6 +43,7 @@ class Target:
             "configure_flags": " ".join(self.configure_flags),
             "compiler": self.compiler,
             "ovs_representation": self.representation or "",
+            "ovs_server_era": self.server_era or "",
         }
 
 
@@ -63,10 +68,11 @@ def installed(name="ovs-debian"):
                                     "openvswitch-switch)" % p)
         programs[p] = path
     version = _version(programs["ovsdb-server"])
-    from .representation import of_version
+    from .representation import of_version, server_era_of_version
     return Target(name, programs, version, source="installed",
                   compiler="distribution package",
-                  representation=of_version(version))
+                  representation=of_version(version),
+                  server_era=server_era_of_version(version))
 
 
 def from_build(root, meta):
