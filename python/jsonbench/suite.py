@@ -6,7 +6,15 @@ harness measures its phases (--results).  The per-process harness files are
 merged into one google-benchmark JSON file per job, with hyperfine's times
 added as '<workload>/process' rows, in results/<UTC stamp>-<commit>/runs/.
 Load runs at every --scale (scaling charts); the other workloads run at the
-first scale.  Monitor runs once per --modes x --clients value."""
+first scale.  Monitor runs once per --modes x --clients value.
+
+Order (--order): with real OVS builds (--ovs-*) the suite interleaves: per
+dataset and workload, repetition r of every model impl and real build runs
+before repetition r+1, each one process (a one-run hyperfine call on the
+model's side), so each model/real ratio compares neighbouring processes;
+this machine's speed drifts within the hour.  Without real builds it runs
+grouped: each job's repetitions in one hyperfine call, job after job, impls
+of one comparison next to each other.  env.json records run_order."""
 
 import argparse
 import datetime

@@ -9,6 +9,11 @@ failure entry with its log tail; the rest of the suite goes on.  Real OVS
 runs what it supports of the model's plan: load, dump, compact, monitor
 (one run per client count: it has no composition modes), txn and raft
 (once, not per raft mode).
+
+Order: run() is the grouped one (every target's jobs, each job's
+repetitions back to back); the interleaved order (jsonbench.suite_order,
+the default) calls run_rep() per repetition and document()/write() once a
+dataset and workload is done.
 """
 
 import argparse
