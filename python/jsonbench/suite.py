@@ -222,15 +222,16 @@ def reps_dir_of(job, tmp):
     return path
 
 
-def run_processes(args, job, tmp, runs, hf_path):
+def run_processes(args, job, tmp, runs, hf_path, tag=""):
     """hyperfine --runs 'runs' of the job's harness command, exported to
     hf_path; each process writes its own results file into the job's
-    folder under tmp.  Returns hyperfine's export."""
+    folder under tmp ('tag' in its name: calls of one job stay apart even
+    if a pid comes back).  Returns hyperfine's export."""
     reps_dir = reps_dir_of(job, tmp)
     # Each hyperfine run writes its own results file: $$ is the run's shell.
     cmd = job_cmd(args, job, "__RESULTS__", "__OUTPUT__")
     shell_cmd = shlex.join(cmd).replace(
-        "__RESULTS__", shlex.quote(reps_dir) + "/rep-$$.json").replace(
+        "__RESULTS__", shlex.quote(reps_dir) + "/rep-%s$$.json" % tag).replace(
         "__OUTPUT__", shlex.quote(tmp) + "/out-$$")
     hf = subprocess.run(["hyperfine", "--runs", str(runs), "--warmup", "0",
                          "--style", "none", "--export-json", hf_path, shell_cmd],

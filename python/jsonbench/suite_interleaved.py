@@ -100,7 +100,8 @@ def run(args, groups, tgts, out_dir, t_start, index, failures):
                 try:
                     if s.kind == "model":
                         hf.setdefault(key, []).append(S.run_processes(
-                            args, s.job, tmp, 1, os.path.join(tmp, "hf-%d.json" % i)))
+                            args, s.job, tmp, 1, os.path.join(tmp, "hf-%d.json" % i),
+                            tag="%d-" % s.rep))
                     else:
                         reps.setdefault(key, []).append(
                             suite_jobs.run_rep(args, s.target, s.job, cache))

@@ -97,9 +97,9 @@ class Recorder:
         self.calls = {}
 
     def model(self, orig):
-        def run_processes(args, job, tmp, runs, hf_path):
+        def run_processes(args, job, tmp, runs, hf_path, tag=""):
             self.seq.append(("model", job.variant, job.ds["label"], runs))
-            return orig(args, job, tmp, runs, hf_path)
+            return orig(args, job, tmp, runs, hf_path, tag)
         return run_processes
 
     def real(self, workload):
