@@ -11,7 +11,8 @@ first scale.  Monitor runs once per --modes x --clients value.
 Order (--order): with real OVS builds (--ovs-*) the suite interleaves: per
 dataset and workload, repetition r of every model impl and real build runs
 before repetition r+1, each one process (a one-run hyperfine call on the
-model's side), so each model/real ratio compares neighbouring processes;
+model's side; the impls paired with a real build last in each repetition),
+so each model/real ratio compares neighbouring processes;
 this machine's speed drifts within the hour.  Without real builds it runs
 grouped: each job's repetitions in one hyperfine call, job after job, impls
 of one comparison next to each other.  env.json records run_order."""
@@ -429,11 +430,15 @@ def run_interleaved(args, jobs, real_jobs, out_dir, t_start):
         info = suite_jobs.env_info(tgts, build_failures, args)
         log("suite: real OVS: %d target(s) (%s) x %d jobs, interleaved with the model's"
             % (len(tgts), ", ".join(t.name for t in tgts) or "none", len(real_jobs)))
+    # The model impls compared with a real build: --pair, else each
+    # build's representation (as the report pairs them).
+    paired = {m for m, _ in suite_jobs.parse_pairs(args.pair)} or \
+        {t.representation for t in tgts if t.representation}
     groups = suite_order.groups(jobs, real_jobs)
     n = len(suite_order.steps(groups, tgts, args.repetitions))
     log("suite: interleaved order: %d groups (dataset x workload), %d processes%s"
         % (len(groups), n, "" if getattr(args, "no_probe", False) else " + warm-ups"))
-    suite_interleaved.run(args, groups, tgts, out_dir, t_start, index, failures)
+    suite_interleaved.run(args, groups, tgts, out_dir, t_start, index, failures, paired)
     return index, failures, info
 
 
@@ -512,9 +517,13 @@ def main(argv):
             log("%d real OVS jobs per target x %d repetitions" % (len(real_jobs),
                                                                  args.repetitions))
         names = suite_jobs.target_names(args) if real_jobs else []
-        log("order: %s" % order)
+        # Without --pair the paired impls are known once the builds are.
+        paired = {m for m, _ in suite_jobs.parse_pairs(args.pair)}
+        log("order: %s%s" % (order, "" if paired or order == "grouped" or not real_jobs else
+                             " (the impls paired with a real build, known once it is "
+                             "built, run last in each repetition)"))
         for kind, who, variant, label, reps in suite_order.describe(
-                order, jobs, real_jobs, names, args.repetitions):
+                order, jobs, real_jobs, names, args.repetitions, paired):
             log("  %-5s %-5s %-18s %-20s %s" % (reps, kind, who, variant, label))
         return 0
     unbuilt = build.unbuilt({i: args.exes[i] for i in impls})

@@ -61,14 +61,15 @@ def _key(step):
     return ("real", step.target.name, step.job[1], step.job[2]["path"])
 
 
-def run(args, groups, tgts, out_dir, t_start, index, failures):
-    """Every group's steps; adds to index and failures (keeping index.json
+def run(args, groups, tgts, out_dir, t_start, index, failures, paired=frozenset()):
+    """Every group's steps (paired: the model impls with a real counterpart,
+    suite_order.steps()); adds to index and failures (keeping index.json
     current after each group)."""
     from . import suite as S
     from .realovs import runner, suite_jobs
     from .realovs.proc import RunError
 
-    steps = suite_order.steps(groups, tgts, args.repetitions)
+    steps = suite_order.steps(groups, tgts, args.repetitions, paired)
     est = Estimate()
     cache = {}                    # the txn client, built once
     S.make_out_dirs(out_dir)

@@ -15,7 +15,10 @@ wants each job's processes in one hyperfine call.
 
   default_order(has_real)         the order when --order is not given
   groups(model_jobs, real_jobs)   [Group], one per dataset x workload family
-  steps(groups, targets, reps)    [Step] in the order they run (interleaved)
+  steps(groups, targets, reps, paired)
+                                  [Step] in the order they run (interleaved;
+                                  'paired': the model impls that have a real
+                                  counterpart, run last in each repetition)
   describe(order, ...)            (kind, who, variant, dataset, repetitions)
                                   rows in run order, for --dry-run and tests
 """
@@ -81,13 +84,25 @@ def groups(model_jobs, real_jobs):
     return out
 
 
-def steps(groups_, targets, repetitions):
-    """Interleaved: per group, repetition r of every model job and then of
-    every real build's jobs, before repetition r+1."""
+def rep_order(model_jobs, paired):
+    """The model jobs of one repetition: the memory-breakdown loads first
+    (no real counterpart), the impls paired with a real build last, right
+    before the real runs, so their ratios come from the closest processes;
+    otherwise the plan's order."""
+    def key(j):
+        compared = j.variant != "load-breakdown"
+        return (compared, compared and j.impl in paired)
+    return sorted(model_jobs, key=key)
+
+
+def steps(groups_, targets, repetitions, paired=frozenset()):
+    """Interleaved: per group, repetition r of every model job (rep_order)
+    and then of every real build's jobs, before repetition r+1."""
     out = []
     for g in groups_:
+        model = rep_order(g.model, paired)
         for rep in range(repetitions):
-            out += [Step(g, "model", j, None, rep) for j in g.model]
+            out += [Step(g, "model", j, None, rep) for j in model]
             out += [Step(g, "real", rj, t, rep) for t in targets for rj in g.real_runs]
     return out
 
@@ -96,7 +111,7 @@ def _name(target):
     return target if isinstance(target, str) else target.name
 
 
-def describe(order, model_jobs, real_jobs, targets, repetitions):
+def describe(order, model_jobs, real_jobs, targets, repetitions, paired=frozenset()):
     """Rows (kind, who, variant, dataset label, repetitions) in run order:
     grouped rows name every repetition ("1-N"), interleaved rows one ("r/N");
     a real load taken from the dump run is "(from dump)"."""
@@ -108,7 +123,7 @@ def describe(order, model_jobs, real_jobs, targets, repetitions):
                  for t in targets for rj in real_jobs]
         return rows
     gs = groups(model_jobs, real_jobs)
-    for s in steps(gs, targets, repetitions):
+    for s in steps(gs, targets, repetitions, paired):
         rep = "%d/%d" % (s.rep + 1, repetitions)
         if s.kind == "model":
             rows.append(("model", s.job.impl, s.job.variant, s.job.ds["label"], rep))

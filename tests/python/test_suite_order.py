@@ -79,6 +79,19 @@ def test_plan():
     check([r[2] for r in rows if r[0] == "real"][:3] == ["dump", "load", "compact"],
           "grouped real jobs: dump before load (load reuses its start)")
 
+    # Within a repetition the impl paired with a real build runs last,
+    # right before it, and the memory-breakdown loads (no real
+    # counterpart) first.
+    lb = [suite.Job(i, "load", "load-breakdown", nb, []) for i in ("ovs", "compact")]
+    mixed = [jobs[0], lb[0], jobs[1], lb[1], jobs[2], jobs[3]]
+    rows = suite_order.describe("interleaved", mixed, suite_jobs.plan(mixed), ["ovs-a"], 2,
+                                paired={"ovs"})
+    first = [(r[1], r[2]) for r in rows if r[4] == "1/2"]
+    want = [("ovs", "load-breakdown"), ("compact", "load-breakdown"), ("compact", "load"),
+            ("compact", "dump"), ("ovs", "load"), ("ovs", "dump"), ("ovs-a", "dump")]
+    check(first == want, "paired impl last in a repetition:\n  got  %s\n  want %s"
+          % (first, want))
+
     # A real load without a real dump on its dataset runs on its own.
     only_load = [j for j in jobs if j.workload == "load"]
     gs = suite_order.groups(only_load, suite_jobs.plan(only_load))
