@@ -17,6 +17,9 @@ standard library only:
                                JSON representation, same server code era as
                                the model's load path) or "reference" (same
                                representation, older server code)
+  run_order(env)               whether model and real ran interleaved or
+                               grouped (env.json "run_order"), and what that
+                               means for the ratios
 
 Metrics (medians over repetitions; times in seconds):
   RSS after load        load/load rss_after_load_bytes (else the dump
@@ -272,3 +275,29 @@ def pairs(model_impls, targets, given=None):
         first.setdefault(t.get("representation"), len(first))
     out.sort(key=lambda p: first[p["impl"]])
     return out
+
+
+# How model and real runs were ordered in time (env.json "run_order", set
+# by scripts/suite.sh --order and by reproduce): a ratio of neighbouring
+# processes measures the model; one of processes 10-20 minutes apart also
+# measures how the machine's speed drifted in between.
+ORDER_TEXT = {
+    "interleaved": "interleaved: per dataset and workload, repetition r of "
+                   "every model impl and real build ran before repetition "
+                   "r+1, so each model/real ratio compares neighbouring "
+                   "processes",
+    "grouped": "grouped: all model runs first, then all real ones, minutes "
+               "apart; the time ratios (CPU, wall) include the machine's "
+               "speed drift in between, the memory ratios do not",
+    None: "not recorded (results from before the suite's --order, which "
+          "ran all model jobs, then all real ones): read as grouped; the "
+          "time ratios (CPU, wall) include the machine's speed drift in "
+          "between, the memory ratios do not",
+}
+
+
+def run_order(env):
+    """(order, sentence) of a results folder's env.json: order is
+    'interleaved', 'grouped' or None (not recorded: grouped)."""
+    order = (env or {}).get("run_order")
+    return order, ORDER_TEXT.get(order, ORDER_TEXT[None])

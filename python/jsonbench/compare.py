@@ -10,7 +10,9 @@ Rows are matched by dataset, workload variant, phase (and impl, unless
 --impl-a/--impl-b pick one on each side).  The verdict is honest about
 small samples: with n repetitions per side the smallest two-sided p-value
 Mann-Whitney can give is 2/C(2n, n) (0.10 for n=3), so below that it says
-"too few repetitions" instead of "not significant"."""
+"too few repetitions" instead of "not significant".  A folder holding both
+model and real OVS results says whether they ran interleaved (neighbouring
+processes) or grouped (minutes apart: time ratios include the drift)."""
 
 import argparse
 import math
@@ -19,6 +21,7 @@ import signal
 import statistics
 import sys
 
+from . import calibration
 from .report import results as R
 from .report.metrics import fmt_value, metric
 
@@ -50,6 +53,19 @@ def load_side(path, impl):
     if impl and not samples:
         sys.exit("compare: no impl %r in %s (have: %s)" % (impl, path, ", ".join(rs.impls())))
     return rs, samples
+
+
+def order_lines(sides):
+    """For each side that holds both model and real OVS results: whether
+    they ran interleaved (ratios between them compare neighbouring
+    processes) or grouped."""
+    from .report.sections.common import is_real
+    out = []
+    for name, rs in sides:
+        real = [is_real(e) for e in rs.entries if e.source == "harness"]
+        if any(real) and not all(real):
+            out.append("%s: model and real OVS %s\n" % (name, calibration.run_order(rs.env)[1]))
+    return "".join(out)
 
 
 def group(samples, with_impl, loose):
@@ -139,8 +155,8 @@ def print_markdown(headers, rows, out):
 def main(argv):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
     args = parse_args(argv)
-    _rsa, sa = load_side(args.a, args.impl_a)
-    _rsb, sb = load_side(args.b, args.impl_b)
+    rsa, sa = load_side(args.a, args.impl_a)
+    rsb, sb = load_side(args.b, args.impl_b)
     with_impl = not (args.impl_a or args.impl_b)
     loose = os.path.isfile(args.a) or os.path.isfile(args.b)
     ga, gb = group(sa, with_impl, loose), group(sb, with_impl, loose)
@@ -153,6 +169,9 @@ def main(argv):
     headers = ["benchmark", "metric", "A median", "B median", "B/A", "change", "p", "verdict"]
     head = "A = %s\nB = %s\nMann-Whitney U, two-sided, alpha %.2g; medians over repetitions.\n" % (
         name_a, name_b, args.alpha)
+    sides = [("A", rsa)] if os.path.abspath(args.a) == os.path.abspath(args.b) else \
+        [("A", rsa), ("B", rsb)]
+    head += order_lines(sides)
     if args.markdown:
         sys.stdout.write("\n".join("*%s*  " % l for l in head.strip().split("\n")) + "\n\n")
         print_markdown(headers, rows, sys.stdout)

@@ -465,6 +465,8 @@ def measure_real(args, p, ds, out_dir):
     env["ovs_build_failures"] = failures
     env["ovs_ab_pairs"] = [pr for pr in realclaims.ab_pairs(p.sdoc)
                            if all(n in {t["name"] for t in targets} for n in pr)]
+    # The model's runs all ran before these (calibration.run_order()).
+    env["run_order"] = "grouped"
     gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
     meta = gbench.read(os.path.join(out_dir, C.RUN_FILE))
     meta["real"] = {"claims": p.real_doc, "claims_file": os.path.relpath(args.ovs_claims, ROOT),
@@ -503,6 +505,8 @@ def fill(primary, other, out_dir, ovs_claims=None):
     taken_real = _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b)
     if taken_real and ovs_claims and os.path.exists(ovs_claims):
         _judge_with_current(meta_a["real"], ovs_claims)
+    if taken_real:
+        env["run_order"] = "grouped"     # model and real from separate runs
     index["failures"] = [f for f in index.get("failures", [])
                          if f["job"] not in taken and f["job"] not in taken_real]
     have = {d["path"] for d in env.get("datasets", [])}

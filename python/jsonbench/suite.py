@@ -6,7 +6,16 @@ harness measures its phases (--results).  The per-process harness files are
 merged into one google-benchmark JSON file per job, with hyperfine's times
 added as '<workload>/process' rows, in results/<UTC stamp>-<commit>/runs/.
 Load runs at every --scale (scaling charts); the other workloads run at the
-first scale.  Monitor runs once per --modes x --clients value."""
+first scale.  Monitor runs once per --modes x --clients value.
+
+Order (--order): with real OVS builds (--ovs-*) the suite interleaves: per
+dataset and workload, repetition r of every model impl and real build runs
+before repetition r+1, each one process (a one-run hyperfine call on the
+model's side; the impls paired with a real build last in each repetition),
+so each model/real ratio compares neighbouring processes;
+this machine's speed drifts within the hour.  Without real builds it runs
+grouped: each job's repetitions in one hyperfine call, job after job, impls
+of one comparison next to each other.  env.json records run_order."""
 
 import argparse
 import datetime
@@ -21,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from . import ROOT, build, gbench
+from . import ROOT, build, gbench, suite_order
 from .env import collect_env, git_short_commit
 from .util import fmt_dur, log, sha256_of
 
@@ -72,6 +81,17 @@ def parse_args(argv):
                          "repetitions alone; an error shows in hyperfine's output)")
     ap.add_argument("--no-report", action="store_true")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+    ap.add_argument("--order", choices=suite_order.ORDERS,
+                    help="interleaved (default with real OVS builds): per dataset and "
+                         "workload, repetition r of every model impl and real build runs "
+                         "before repetition r+1 (one process each), so a model/real ratio "
+                         "compares neighbouring processes; this machine's speed drifts "
+                         "within the hour, and grouped runs put a model job and its real "
+                         "counterpart 10-20 minutes apart at scale 1.  grouped (default "
+                         "without real builds): each job's repetitions back to back in one "
+                         "hyperfine call, all model jobs, then all real ones, as suites "
+                         "before --order ran (to repeat one of those, or to have the model "
+                         "results before any real build runs)")
     from .realovs import suite_jobs
     suite_jobs.add_args(ap)
     return ap.parse_args(argv)
@@ -185,43 +205,101 @@ def job_cmd(args, job, results_path, output_path):
                              args.seed, results_path, output_path)
 
 
-def run_job(args, job, out_dir, tmp):
-    """Probe once (warms the page cache, reports errors clearly), then
-    hyperfine --runs N.  Returns the merged results path or raises."""
-    os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
-    os.makedirs(os.path.join(out_dir, "hyperfine"), exist_ok=True)
-    reps_dir = os.path.join(tmp, job.name)
-    os.makedirs(reps_dir, exist_ok=True)
-    probe = job_cmd(args, job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
-    r = subprocess.run(["true"] if getattr(args, "no_probe", False) else probe, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True)
+def probe(args, job, tmp):
+    """One warm-up process (warms the page cache, shows the harness's error
+    clearly) unless --no-probe; raises RuntimeError when it fails."""
+    if getattr(args, "no_probe", False):
+        return
+    cmd = job_cmd(args, job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
-        raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(probe),
+        raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(cmd),
                                                  (r.stderr or r.stdout)[-1500:]))
+
+
+def reps_dir_of(job, tmp):
+    path = os.path.join(tmp, job.name)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def run_processes(args, job, tmp, runs, hf_path, tag=""):
+    """hyperfine --runs 'runs' of the job's harness command, exported to
+    hf_path; each process writes its own results file into the job's
+    folder under tmp ('tag' in its name: calls of one job stay apart even
+    if a pid comes back).  Returns hyperfine's export."""
+    reps_dir = reps_dir_of(job, tmp)
     # Each hyperfine run writes its own results file: $$ is the run's shell.
     cmd = job_cmd(args, job, "__RESULTS__", "__OUTPUT__")
     shell_cmd = shlex.join(cmd).replace(
-        "__RESULTS__", shlex.quote(reps_dir) + "/rep-$$.json").replace(
+        "__RESULTS__", shlex.quote(reps_dir) + "/rep-%s$$.json" % tag).replace(
         "__OUTPUT__", shlex.quote(tmp) + "/out-$$")
-    hf_path = os.path.join(out_dir, "hyperfine", job.name + ".json")
-    hf = subprocess.run(["hyperfine", "--runs", str(args.repetitions), "--warmup", "0",
+    hf = subprocess.run(["hyperfine", "--runs", str(runs), "--warmup", "0",
                          "--style", "none", "--export-json", hf_path, shell_cmd],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if hf.returncode != 0:
-        raise RuntimeError("hyperfine failed: %s" % (hf.stderr or hf.stdout)[-1500:])
     for p in glob.glob(os.path.join(tmp, "out-*")):
         os.unlink(p)
+    if hf.returncode != 0:
+        raise RuntimeError("hyperfine failed: %s" % (hf.stderr or hf.stdout)[-1500:])
+    return gbench.read(hf_path)
+
+
+def combine_hyperfine(docs):
+    """One hyperfine export of the runs of several (one run each in the
+    interleaved order), so the job's file reads as one call's."""
+    res = [d["results"][0] for d in docs]
+    times = [t for r in res for t in r.get("times", [])]
+    out = dict(res[0], times=times,
+               exit_codes=[c for r in res for c in r.get("exit_codes", [])],
+               mean=statistics.mean(times), median=statistics.median(times),
+               stddev=statistics.stdev(times) if len(times) > 1 else None,
+               min=min(times), max=max(times),
+               user=statistics.mean(r.get("user", 0.0) for r in res),
+               system=statistics.mean(r.get("system", 0.0) for r in res))
+    return {"results": [out]}
+
+
+def finish_job(args, job, out_dir, tmp, hf_doc):
+    """Merges the job's per-process results files with hyperfine's times
+    into runs/<job>.json; returns (path, merged) or raises RuntimeError."""
+    reps_dir = reps_dir_of(job, tmp)
     rep_files = sorted(glob.glob(os.path.join(reps_dir, "rep-*.json")), key=os.path.getmtime)
     if len(rep_files) != args.repetitions:
         raise RuntimeError("expected %d harness results files, found %d"
                            % (args.repetitions, len(rep_files)))
     merged = gbench.merge_repetitions([gbench.read(p) for p in rep_files],
-                                      hyperfine=gbench.read(hf_path), workload=job.workload)
+                                      hyperfine=hf_doc, workload=job.workload)
     merged["context"]["suite_variant"] = job.variant
     path = os.path.join(out_dir, "runs", job.name + ".json")
     gbench.write_atomic(path, merged)
     shutil.rmtree(reps_dir)
     return path, merged
+
+
+def make_out_dirs(out_dir):
+    for sub in ("runs", "hyperfine"):
+        os.makedirs(os.path.join(out_dir, sub), exist_ok=True)
+
+
+def run_job(args, job, out_dir, tmp):
+    """The grouped order: probe once, then hyperfine --runs N.  Returns the
+    merged results (path, data) or raises."""
+    make_out_dirs(out_dir)
+    probe(args, job, tmp)
+    hf_path = os.path.join(out_dir, "hyperfine", job.name + ".json")
+    hf_doc = run_processes(args, job, tmp, args.repetitions, hf_path)
+    return finish_job(args, job, out_dir, tmp, hf_doc)
+
+
+def index_entry(args, job, path, out_dir):
+    return {"file": os.path.relpath(path, out_dir), "impl": job.impl,
+            "workload": job.workload, "variant": job.variant,
+            "dataset": job.ds["label"], "kind": job.ds["kind"].upper(),
+            "scale": job.ds["scale"], "form": job.ds["form"],
+            "clients": job.clients, "mode": job.mode,
+            "params": " ".join(job.opts), "allocator": args.allocator,
+            "hyperfine": "hyperfine/%s.json" % job.name, "source": "harness",
+            **job.meta}
 
 
 def run_micro(args, impls, out_dir):
@@ -297,14 +375,7 @@ def run_jobs(args, jobs, out_dir, t_start):
                     if b.get("run_type") == "iteration" and b["name"].endswith("/process")]
             log("    done in %.1f s%s" % (dt, "; process median %.3f s" % (
                 statistics.median(proc) / 1e3) if proc else ""))
-            index.append({"file": os.path.relpath(path, out_dir), "impl": job.impl,
-                          "workload": job.workload, "variant": job.variant,
-                          "dataset": job.ds["label"], "kind": job.ds["kind"].upper(),
-                          "scale": job.ds["scale"], "form": job.ds["form"],
-                          "clients": job.clients, "mode": job.mode,
-                          "params": " ".join(job.opts), "allocator": args.allocator,
-                          "hyperfine": "hyperfine/%s.json" % job.name, "source": "harness",
-                          **job.meta})
+            index.append(index_entry(args, job, path, out_dir))
             gbench.write_atomic(os.path.join(out_dir, "index.json"),
                                 {"entries": index, "failures": failures})
     return index, failures
@@ -344,6 +415,31 @@ def run_real(args, real_jobs, out_dir, index, failures):
     info = suite_jobs.env_info(tgts, build_failures, args)
     info["ovs_duration_s"] = time.time() - t0
     return info
+
+
+def run_interleaved(args, jobs, real_jobs, out_dir, t_start):
+    """The interleaved order: builds the real targets first (cached), then
+    runs group after group (jsonbench.suite_interleaved).  Returns (index
+    entries, failures, what env.json records about the real targets)."""
+    from . import suite_interleaved
+    from .realovs import suite_jobs
+    index, failures, info, tgts = [], [], {}, []
+    if real_jobs:
+        tgts, build_failures = suite_jobs.targets(args, sys.stdout)
+        failures += build_failures
+        info = suite_jobs.env_info(tgts, build_failures, args)
+        log("suite: real OVS: %d target(s) (%s) x %d jobs, interleaved with the model's"
+            % (len(tgts), ", ".join(t.name for t in tgts) or "none", len(real_jobs)))
+    # The model impls compared with a real build: --pair, else each
+    # build's representation (as the report pairs them).
+    paired = {m for m, _ in suite_jobs.parse_pairs(args.pair)} or \
+        {t.representation for t in tgts if t.representation}
+    groups = suite_order.groups(jobs, real_jobs)
+    n = len(suite_order.steps(groups, tgts, args.repetitions))
+    log("suite: interleaved order: %d groups (dataset x workload), %d processes%s"
+        % (len(groups), n, "" if getattr(args, "no_probe", False) else " + warm-ups"))
+    suite_interleaved.run(args, groups, tgts, out_dir, t_start, index, failures, paired)
+    return index, failures, info
 
 
 def main(argv):
@@ -408,6 +504,8 @@ def main(argv):
                                      "scale": scale, "form": form, "generated": True})
     jobs = plan(args, impls, [w for w in workloads if w != "micro"], datasets)
     real_jobs = real_plan(args, jobs)
+    from .realovs import suite_jobs
+    order = args.order or suite_order.default_order(suite_jobs.wanted(args))
     if args.dry_run:
         for j in jobs:
             log("%-10s %-20s %-14s %s" % (j.impl, j.variant, j.ds["label"],
@@ -418,6 +516,15 @@ def main(argv):
         if real_jobs:
             log("%d real OVS jobs per target x %d repetitions" % (len(real_jobs),
                                                                  args.repetitions))
+        names = suite_jobs.target_names(args) if real_jobs else []
+        # Without --pair the paired impls are known once the builds are.
+        paired = {m for m, _ in suite_jobs.parse_pairs(args.pair)}
+        log("order: %s%s" % (order, "" if paired or order == "grouped" or not real_jobs else
+                             " (the impls paired with a real build, known once it is "
+                             "built, run last in each repetition)"))
+        for kind, who, variant, label, reps in suite_order.describe(
+                order, jobs, real_jobs, names, args.repetitions, paired):
+            log("  %-5s %-5s %-18s %-20s %s" % (reps, kind, who, variant, label))
         return 0
     unbuilt = build.unbuilt({i: args.exes[i] for i in impls})
     if unbuilt:
@@ -446,10 +553,15 @@ def main(argv):
         % (len(jobs), ", ".join(w for w in workloads if w != "micro"), len(impls),
            args.repetitions, os.path.relpath(out_dir, ROOT)))
 
+    env["run_order"] = order
     env["loadavg_start"] = " ".join("%.2f" % x for x in os.getloadavg())
-    index, failures = run_jobs(args, jobs, out_dir, t_start)
-    if real_jobs:
-        env.update(run_real(args, real_jobs, out_dir, index, failures))
+    if order == "interleaved":
+        index, failures, real_info = run_interleaved(args, jobs, real_jobs, out_dir, t_start)
+        env.update(real_info)
+    else:
+        index, failures = run_jobs(args, jobs, out_dir, t_start)
+        if real_jobs:
+            env.update(run_real(args, real_jobs, out_dir, index, failures))
     env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
     if "micro" in workloads:
         index += run_micro(args, impls, out_dir)

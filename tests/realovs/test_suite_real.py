@@ -7,7 +7,9 @@ results folder and report must hold the model-vs-real section (a parseable
 model/real ratio per metric, paired by representation: the wrapped builds
 report version 3.1.0, so 'serialized'), the failed build with its log
 tail, the real A/B table of the two good builds, the configure flags and
-compiler in every real result, and no process may be left running.
+compiler in every real result, the interleaved order (the default with
+real builds) in env.json and the section, and no process may be left
+running.
 
 usage: test_suite_real.py OVSDB-GEN SOURCE-ROOT BUILD-ROOT
 """
@@ -133,11 +135,19 @@ def main():
                 fail("%s: configure flags / compiler not recorded: %s"
                      % (e["file"], ctx))
 
+        with open(os.path.join(out, "env.json")) as f:
+            order = json.load(f).get("run_order")
+        if order != "interleaved":
+            fail("env.json run_order %r: with real builds the default order "
+                 "is interleaved" % order)
+
         with open(os.path.join(out, "report.md")) as f:
             md = f.read()
         mvr = section(md, "Model vs real OVS")
         if mvr is None:
             fail("report has no model-vs-real section")
+        if "**Order: interleaved" not in mvr:
+            fail("the model-vs-real section does not say interleaved")
         if "SENTINEL-BUILD-FAILED" not in mvr:
             fail("failed build's log tail not in the report")
         for real_name in ("ovs-debian", "ovs-HEAD-back2", "ovs-HEAD"):

@@ -210,14 +210,20 @@ def run_job(target, workload, ds, repetitions, sha, shared, opts):
     the database again."""
     key = (target.name, ds["path"])
     if workload == "load" and key in shared:
-        reps = [[gbench.renamed(r, "load/load") for r in rows
-                 if r["name"] == "dump/load"] for rows in shared.pop(key)]
+        reps = load_from_dump(shared.pop(key))
     else:
         fn = wl.get(workload)
         reps = [fn(target, ds, opts) for _ in range(repetitions)]
         if workload == "dump":
             shared[key] = reps
     return job_document(target, workload, ds, reps, sha, opts)
+
+
+def load_from_dump(dump_reps):
+    """The load rows of each dump repetition (its server start), renamed
+    as a load run's."""
+    return [[gbench.renamed(r, "load/load") for r in rows
+             if r["name"] == "dump/load"] for rows in dump_reps]
 
 
 def run_one(target, workload, ds, opts):

@@ -9,6 +9,11 @@ failure entry with its log tail; the rest of the suite goes on.  Real OVS
 runs what it supports of the model's plan: load, dump, compact, monitor
 (one run per client count: it has no composition modes), txn and raft
 (once, not per raft mode).
+
+Order: run() is the grouped one (every target's jobs, each job's
+repetitions back to back); the interleaved order (jsonbench.suite_order,
+the default) calls run_rep() per repetition and document()/write() once a
+dataset and workload is done.
 """
 
 import argparse
@@ -144,38 +149,84 @@ def entry(target, workload, variant, ds, opts, rel):
             "ovs_server_era": target.server_era}
 
 
+def job_opts(args, workload, opts, cache):
+    """The job's runner options; txn gets the C client, built once
+    ('cache' is a dict kept across jobs)."""
+    if workload != "txn":
+        return opts
+    if "txn_client" not in cache:
+        cache["txn_client"] = runner.txn_client(argparse.Namespace(
+            txn_client=None, build_dir=args.build_dir,
+            cache_dir=args.ovs_cache_dir))
+    return dict(opts, txn_client=cache["txn_client"])
+
+
+def job_name(target, variant, ds):
+    return "%s__%s__%s" % (ds["label"], variant, target.name)
+
+
+def failure(target, variant, ds, error):
+    return {"job": job_name(target, variant, ds), "impl": target.name,
+            "error": str(error)[:2000]}
+
+
+def write(target, job, doc, out_dir):
+    """Writes one real job's document into out_dir/runs/; returns its
+    index entry."""
+    w, variant, ds, opts = job
+    doc["context"]["suite_variant"] = variant
+    rel = os.path.join("runs", job_name(target, variant, ds) + ".json")
+    gbench.write_atomic(os.path.join(out_dir, rel), doc)
+    return entry(target, w, variant, ds, opts, rel)
+
+
+def document(target, job, reps):
+    """The document of one real job from its repetitions' rows."""
+    w, _variant, ds, opts = job
+    return runner.job_document(target, w, ds, reps, ds.get("sha256", ""),
+                               opts)
+
+
 def run(args, tgts, jobs, out_dir, on_result, log):
-    """Runs every (target, job); on_result(entry or None, failure or None)
-    after each.  Repetitions as the model's."""
-    shared = {}
+    """Runs every (target, job), each job's repetitions back to back (the
+    grouped order); on_result(entry or None, failure or None) after each."""
+    shared, cache = {}, {}
     total = len(tgts) * len(jobs)
     i = 0
-    txn_client = None
     for t in tgts:
         for w, variant, ds, opts in jobs:
             i += 1
             log("[real %d/%d] %-14s %-20s %s" % (i, total, t.name, variant,
                                                   ds["label"]))
-            if w == "txn":
-                if txn_client is None:
-                    txn_client = runner.txn_client(argparse.Namespace(
-                        txn_client=None, build_dir=args.build_dir,
-                        cache_dir=args.ovs_cache_dir))
-                opts = dict(opts, txn_client=txn_client)
+            opts = job_opts(args, w, opts, cache)
             try:
                 doc = runner.run_job(t, w, ds, args.repetitions,
                                      ds.get("sha256", ""), shared, opts)
             except (RunError, OSError) as e:
                 log("    FAILED: %s" % e)
-                on_result(None, {"job": "%s__%s__%s" % (ds["label"], variant,
-                                                        t.name),
-                                 "impl": t.name, "error": str(e)[:2000]})
+                on_result(None, failure(t, variant, ds, e))
                 continue
-            doc["context"]["suite_variant"] = variant
-            rel = os.path.join("runs", "%s__%s__%s.json" % (
-                ds["label"], variant, t.name))
-            gbench.write_atomic(os.path.join(out_dir, rel), doc)
-            on_result(entry(t, w, variant, ds, opts, rel), None)
+            on_result(write(t, (w, variant, ds, opts), doc, out_dir), None)
+
+
+def run_rep(args, target, job, cache):
+    """One repetition of one real job (the interleaved order): its rows.
+    Raises RunError or OSError."""
+    w, _variant, ds, opts = job
+    return runner.run_one(target, w, ds, job_opts(args, w, opts, cache))
+
+
+def target_names(args):
+    """The names the targets of --ovs-* will have, without building them
+    (--dry-run)."""
+    installed = args.ovs_installed
+    if installed is None:
+        installed = bool(args.ovs_tree or args.ovs_tarball) and \
+            installed_available()
+    names = ["ovs-debian"] if installed else []
+    names += [ref_name(r) for r in (args.ovs_ref or "").split(",") if r]
+    names += ["ovs-<%s>" % os.path.basename(t) for t in args.ovs_tarball or []]
+    return names
 
 
 def env_info(tgts, failures, args):

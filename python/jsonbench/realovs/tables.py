@@ -12,6 +12,9 @@ folders measured apart.
                   (before - after) / before
 """
 
+import json
+import os
+
 from .. import calibration
 
 
@@ -58,6 +61,19 @@ def real_ab(medians, chain):
     return "\n".join(lines)
 
 
+def order_line(folders):
+    """Whether the model and real runs compared ran side by side."""
+    if len(folders) > 1:
+        return ("Order: from %d folders measured apart; the time ratios "
+                "include the machine's drift between them." % len(folders))
+    try:
+        with open(os.path.join(folders[0], "env.json")) as f:
+            env = json.load(f)
+    except (OSError, ValueError):
+        env = {}
+    return "Order: %s." % calibration.run_order(env)[1]
+
+
 def main(args):
     medians = {}
     for folder in args.results:
@@ -66,6 +82,7 @@ def main(args):
     out = []
     if pairs:
         out.append("## Model vs real")
+        out.append("\n" + order_line(args.results))
         out.append(model_vs_real(medians, pairs))
     if args.ab:
         out.append("\n## Real A/B")

@@ -30,6 +30,7 @@ def build(ctx):
     add("tree", env.get("git_dirty"))
     add("date (UTC)", env.get("date"), ctx0.get("date"))
     add("hyperfine", env.get("hyperfine"))
+    add("order (--order)", env.get("run_order"))
     if env.get("loadavg_start"):
         add("load average (1/5/15 min) at start / end",
             "%s / %s (on %s cores; well above the core count means other work "

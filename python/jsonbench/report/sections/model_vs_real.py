@@ -5,7 +5,9 @@ jsonbench.calibration; calibration_figure() is reused by the model's
 calibration work (issue 14).  A run without real targets still gets the
 section: the latest calibration the project knows, the regression gate's
 (baselines/gate.json, jsonbench.gatecal), labelled as such, and the one
-command that measures it on the run's own data."""
+command that measures it on the run's own data.  The section says whether
+model and real ran interleaved or grouped (calibration.run_order()): a
+grouped run's time ratios include the machine's drift."""
 
 import json
 import os
@@ -259,6 +261,11 @@ def build(ctx):
            "Raft compares the leader's RSS and CPU over the inserts with "
            "the model's `serialized` mode (raft keeps its entries "
            "serialized since OVS 0de882954).")
+    order, text = calibration.run_order(rs.env)
+    s.para("**Order: %s.**%s" % (text, "" if order == "interleaved" else
+                                 "  `scripts/suite.sh --order interleaved` (the "
+                                 "default with real builds) measures them side "
+                                 "by side."))
     s.add(targets_table(rs))
     failures_block(s, rs)
     pairs = pairs_of(rs)
@@ -282,10 +289,14 @@ def build(ctx):
             sub.para("No metric measured on both (did both run the same "
                      "datasets and workloads?).")
             continue
+        if order != "interleaved":
+            sub.para("From a grouped run: the model's and the real processes "
+                     "ran minutes apart, so the time ratios below include "
+                     "the machine's drift between them.")
         sub.add(ratio_table(rows))
         path = calibration_figure(
-            ctx, rows, "%s: model `%s` / real `%s`" % (
-                p["role"].capitalize(), model, real),
+            ctx, rows, "%s: model `%s` / real `%s` (%s)" % (
+                p["role"].capitalize(), model, real, order or "grouped"),
             "calibration-%s-%s" % (model, real))
         if path:
             sub.add(Figure(path, "model/real per metric, `%s` vs `%s` "

@@ -1,0 +1,135 @@
+"""The order in which scripts/suite.sh runs its processes.
+
+  grouped      each job's repetitions back to back (one hyperfine call),
+               job after job: every model job, then every real OVS job
+  interleaved  per dataset and workload, repetition r of every model impl
+               and of every real build before repetition r+1
+
+Why interleaved: this machine's speed drifts within the hour (the same SB
+compaction took 43.5 s of CPU at 14:50 and 68.0 s at 15:15), and a grouped
+suite runs a model job and its real counterpart 10-20 minutes apart, so a
+model/real time ratio measures the drift as much as the model.  Neighbouring
+processes see the same machine.  Grouped stays for model-only suites (their
+impls of one comparison already run next to each other) and for anyone who
+wants each job's processes in one hyperfine call.
+
+  default_order(has_real)         the order when --order is not given
+  groups(model_jobs, real_jobs)   [Group], one per dataset x workload family
+  steps(groups, targets, reps, paired)
+                                  [Step] in the order they run (interleaved;
+                                  'paired': the model impls that have a real
+                                  counterpart, run last in each repetition)
+  describe(order, ...)            (kind, who, variant, dataset, repetitions)
+                                  rows in run order, for --dry-run and tests
+"""
+
+import collections
+
+ORDERS = ("grouped", "interleaved")
+
+Step = collections.namedtuple("Step", "group kind job target rep")
+# kind: "model" (job: suite.Job, target None) or "real" (job: the real plan's
+# (workload, variant, dataset, opts), target: a realovs Target or a name).
+
+
+def default_order(has_real):
+    return "interleaved" if has_real else "grouped"
+
+
+def family(workload):
+    """Load and dump of one dataset are one group: the real runner measures
+    load inside its dump run (the same server start), so the model's load and
+    the real load come from neighbouring processes only if they share it."""
+    return "load+dump" if workload in ("load", "dump") else workload
+
+
+class Group:
+    """The model jobs and real jobs of one dataset x workload family.
+    real_runs are the real jobs that run processes; derived the real loads
+    whose rows are taken from the real dump's load phase."""
+
+    def __init__(self, key, ds):
+        self.key = key
+        self.ds = ds
+        self.model = []
+        self.real = []
+        self.real_runs = []
+        self.derived = []
+
+    @property
+    def label(self):
+        return "%s %s" % (self.ds["label"], self.key[1])
+
+
+def groups(model_jobs, real_jobs):
+    """Groups in the model plan's order (workload-major); the real jobs
+    join the group of their dataset and workload family."""
+    out, by_key = [], {}
+
+    def group_of(ds, workload):
+        key = (ds["path"], family(workload))
+        if key not in by_key:
+            by_key[key] = Group(key, ds)
+            out.append(by_key[key])
+        return by_key[key]
+
+    for j in model_jobs:
+        group_of(j.ds, j.workload).model.append(j)
+    for rj in real_jobs:
+        group_of(rj[2], rj[0]).real.append(rj)
+    for g in out:
+        has_dump = any(rj[0] == "dump" for rj in g.real)
+        g.derived = [rj for rj in g.real if rj[0] == "load" and has_dump]
+        g.real_runs = [rj for rj in g.real if not (rj[0] == "load" and has_dump)]
+    return out
+
+
+def rep_order(model_jobs, paired):
+    """The model jobs of one repetition: the memory-breakdown loads first
+    (no real counterpart), the impls paired with a real build last, right
+    before the real runs, so their ratios come from the closest processes;
+    otherwise the plan's order."""
+    def key(j):
+        compared = j.variant != "load-breakdown"
+        return (compared, compared and j.impl in paired)
+    return sorted(model_jobs, key=key)
+
+
+def steps(groups_, targets, repetitions, paired=frozenset()):
+    """Interleaved: per group, repetition r of every model job (rep_order)
+    and then of every real build's jobs, before repetition r+1."""
+    out = []
+    for g in groups_:
+        model = rep_order(g.model, paired)
+        for rep in range(repetitions):
+            out += [Step(g, "model", j, None, rep) for j in model]
+            out += [Step(g, "real", rj, t, rep) for t in targets for rj in g.real_runs]
+    return out
+
+
+def _name(target):
+    return target if isinstance(target, str) else target.name
+
+
+def describe(order, model_jobs, real_jobs, targets, repetitions, paired=frozenset()):
+    """Rows (kind, who, variant, dataset label, repetitions) in run order:
+    grouped rows name every repetition ("1-N"), interleaved rows one ("r/N");
+    a real load taken from the dump run is "(from dump)"."""
+    rows = []
+    if order == "grouped":
+        rows += [("model", j.impl, j.variant, j.ds["label"], "1-%d" % repetitions)
+                 for j in model_jobs]
+        rows += [("real", _name(t), rj[1], rj[2]["label"], "1-%d" % repetitions)
+                 for t in targets for rj in real_jobs]
+        return rows
+    gs = groups(model_jobs, real_jobs)
+    for s in steps(gs, targets, repetitions, paired):
+        rep = "%d/%d" % (s.rep + 1, repetitions)
+        if s.kind == "model":
+            rows.append(("model", s.job.impl, s.job.variant, s.job.ds["label"], rep))
+        else:
+            rows.append(("real", _name(s.target), s.job[1], s.job[2]["label"], rep))
+    for g in gs:
+        rows += [("real", _name(t), rj[1], rj[2]["label"], "(from dump)")
+                 for t in targets for rj in g.derived]
+    return rows
