@@ -1,15 +1,19 @@
 /* _version UUID generation (see row-version.h). */
 #include "row-version.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <openssl/evp.h>
 
 #include "ovsdb/rng.h"
 
+/* Tags the key's stream, so that it differs from every other stream drawn
+ * from the same seed ("version" in ASCII). */
+#define ROW_VERSION_TAG 0x76657273696f6eULL
+
 static EVP_CIPHER_CTX *ctx;
 static uint64_t counter[2];
+static uint64_t n_generated;
 
 static void
 row_version_cleanup(void)
@@ -18,10 +22,10 @@ row_version_cleanup(void)
     ctx = NULL;
 }
 
-static void
-row_version_init(void)
+void
+row_version_start(uint64_t seed)
 {
-    struct rng rng = rng_derive(0x76657273696f6eULL, 0, 0, 0);
+    struct rng rng = rng_derive(ROW_VERSION_TAG, seed, 0, 0);
     unsigned char key[16];
 
     for (int i = 0; i < 16; i += 8) {
@@ -32,15 +36,20 @@ row_version_init(void)
     }
     counter[0] = rng_next(&rng);
     counter[1] = rng_next(&rng);
+    n_generated = 0;
 
-    ctx = EVP_CIPHER_CTX_new();
+    if (!ctx) {
+        ctx = EVP_CIPHER_CTX_new();
+        if (ctx) {
+            atexit(row_version_cleanup);
+        }
+    }
     if (!ctx
         || !EVP_EncryptInit_ex(ctx, EVP_aes_128_ecb(), NULL, key, NULL)
         || !EVP_CIPHER_CTX_set_padding(ctx, 0)) {
         fprintf(stderr, "row-version: cannot set up AES-128\n");
         abort();
     }
-    atexit(row_version_cleanup);
 }
 
 void
@@ -50,7 +59,7 @@ row_version_generate(struct uuid *u)
     int n;
 
     if (!ctx) {
-        row_version_init();
+        row_version_start(1);
     }
     block[0] = counter[0];
     block[1] = counter[1];
@@ -64,4 +73,11 @@ row_version_generate(struct uuid *u)
         abort();
     }
     uuid_set_v4(u);
+    n_generated++;
+}
+
+uint64_t
+row_version_count(void)
+{
+    return n_generated;
 }
