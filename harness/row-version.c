@@ -1,6 +1,7 @@
 /* _version UUID generation (see row-version.h). */
 #include "row-version.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <openssl/evp.h>
@@ -11,6 +12,9 @@
  * from the same seed ("version" in ASCII). */
 #define ROW_VERSION_TAG 0x76657273696f6eULL
 
+static bool started;            /* row_version_start() ran. */
+static uint64_t seed;
+static bool keyed;              /* 'ctx' holds the key of 'seed'. */
 static EVP_CIPHER_CTX *ctx;
 static uint64_t counter[2];
 static uint64_t n_generated;
@@ -22,10 +26,36 @@ row_version_cleanup(void)
     ctx = NULL;
 }
 
-void
-row_version_start(uint64_t seed)
+/* The key's 16 bytes, then the first counter's two halves. */
+static struct rng
+row_version_rng(void)
 {
-    struct rng rng = rng_derive(ROW_VERSION_TAG, seed, 0, 0);
+    return rng_derive(ROW_VERSION_TAG, seed, 0, 0);
+}
+
+void
+row_version_start(uint64_t seed_)
+{
+    struct rng rng;
+
+    seed = seed_;
+    rng = row_version_rng();
+    rng_next(&rng);             /* The key's (row_version_key()). */
+    rng_next(&rng);
+    counter[0] = rng_next(&rng);
+    counter[1] = rng_next(&rng);
+    n_generated = 0;
+    keyed = false;
+    started = true;
+}
+
+/* Sets up AES-128 with the key of 'seed' at the first UUID, as OVS's
+ * uuid_generate() runs uuid_init() at its first call: inside the load, and
+ * not at all for a database without rows. */
+static void
+row_version_key(void)
+{
+    struct rng rng = row_version_rng();
     unsigned char key[16];
 
     for (int i = 0; i < 16; i += 8) {
@@ -34,10 +64,6 @@ row_version_start(uint64_t seed)
             key[i + j] = r >> (8 * j);
         }
     }
-    counter[0] = rng_next(&rng);
-    counter[1] = rng_next(&rng);
-    n_generated = 0;
-
     if (!ctx) {
         ctx = EVP_CIPHER_CTX_new();
         if (ctx) {
@@ -50,6 +76,7 @@ row_version_start(uint64_t seed)
         fprintf(stderr, "row-version: cannot set up AES-128\n");
         abort();
     }
+    keyed = true;
 }
 
 void
@@ -58,8 +85,11 @@ row_version_generate(struct uuid *u)
     uint64_t block[2];
     int n;
 
-    if (!ctx) {
-        row_version_start(1);
+    if (!started) {
+        row_version_start(1);   /* The harness's default --seed. */
+    }
+    if (!keyed) {
+        row_version_key();
     }
     block[0] = counter[0];
     block[1] = counter[1];

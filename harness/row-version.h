@@ -11,9 +11,9 @@
 
 #include "ovsdb/uuid.h"
 
-/* (Re)starts the generator: key and counter derived from 'seed'.  The
- * harness calls it before each repetition, so each one hands out the same
- * sequence. */
+/* (Re)starts the generator: key and counter derived from 'seed'; the key
+ * is set up at the next UUID.  The harness calls it before each
+ * repetition, so each one hands out the same sequence. */
 void row_version_start(uint64_t seed);
 
 /* Stores the next _version UUID in '*u' (starting the generator with seed
