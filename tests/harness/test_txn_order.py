@@ -7,9 +7,9 @@ byte-identical and the load counters equal across every combination, and
 so are dump outputs for each pass order.  The pass order is the order in
 which the rows changed by one transaction draw their new _version (as in
 OVS's update_version()), so across orders the dumps differ only in the
-_version values (each a distinct generated UUID either way).  The boundary is one
-allocation inside the load phase; the datums are two blocks per row; bad
-values are usage errors naming the option.
+_version values (each a distinct generated UUID either way).  The
+boundary is one allocation inside the load phase; the datums are two
+blocks per row; bad values are usage errors naming the option.
 
 usage: test_txn_order.py EXE DB...
 """
