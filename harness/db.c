@@ -134,7 +134,8 @@ table_expand(struct table *t)
     t->mask = new_mask;
 }
 
-/* Allocates a row of 'ts' in the current model, with undefined fields. */
+/* Allocates a row of 'ts' in the current model, with undefined fields and
+ * _version. */
 static struct row *
 row_alloc(const struct table_schema *ts)
 {
@@ -143,20 +144,27 @@ row_alloc(const struct table_schema *ts)
     struct row *r;
 
     if (db_model == DB_MODEL_FULL) {
-        size_t size = (sizeof(struct row_ovs) + fields
-                       + ts->n_columns * sizeof(unsigned int *)
+        size_t tail = (ts->n_columns * sizeof(unsigned int *)
                        + ts->n_indexes * sizeof(struct hmap_node));
+        size_t size = sizeof(struct row_ovs) + fields + tail;
+        if (!row_uuid_datums) {
+            /* The _version atom inline, after the index nodes. */
+            size += sizeof(union atom);
+        }
         struct row_ovs *ro = xmalloc(size);
         ro->table = NULL;
         ro->txn_row = NULL;
         hmap_init(&ro->dst_refs);
         ro->n_refs = 0;
-        ro->uuid_key = ro->version_key = NULL;
+        r = (struct row *) (ro + 1);
         if (row_uuid_datums) {
             ro->uuid_key = xmalloc(sizeof *ro->uuid_key);
             ro->version_key = xmalloc(sizeof *ro->version_key);
+        } else {
+            ro->uuid_key = NULL;
+            ro->version_key = (union atom *) (void *) ((char *) r + fields
+                                                       + tail);
         }
-        r = (struct row *) (ro + 1);
         memset(row_refcnts(r, ts), 0, ts->n_columns * sizeof(unsigned int *));
     } else {
         r = xmalloc(fields);
@@ -166,15 +174,18 @@ row_alloc(const struct table_schema *ts)
     return r;
 }
 
+/* A new row: 'uuid', default values and, in the full model, the all-zero
+ * _version that the commit of its insert replaces. */
 struct row *
 row_create(const struct table_schema *ts, const struct uuid *uuid)
 {
     struct row *r = row_alloc(ts);
 
     r->uuid = *uuid;
-    memset(&r->version, 0, sizeof r->version);
-    if (row_has_uuid_datums()) {
-        row_ovs(r)->uuid_key->uuid = *uuid;
+    if (db_model == DB_MODEL_FULL) {
+        if (row_uuid_datums) {
+            row_ovs(r)->uuid_key->uuid = *uuid;
+        }
         memset(&row_ovs(r)->version_key->uuid, 0, sizeof(struct uuid));
     }
     for (unsigned int i = 0; i < ts->n_columns; i++) {
@@ -281,21 +292,24 @@ row_destroy(struct row *r, const struct table_schema *ts)
             weak_ref_destroy(CONTAINER_OF(node, struct weak_ref, dst_node));
         }
         hmap_destroy(&ro->dst_refs);
-        xfree(ro->uuid_key);
-        xfree(ro->version_key);
+        if (row_uuid_datums) {
+            xfree(ro->uuid_key);
+            xfree(ro->version_key);
+        }
         xfree(ro);
     } else {
         xfree(r);
     }
 }
 
+/* Full model: 'dst' takes the _uuid and _version atoms of 'src'. */
 static void
 copy_uuid_datums(struct row *dst, const struct row *src)
 {
-    if (row_has_uuid_datums()) {
+    if (row_uuid_datums) {
         *row_ovs(dst)->uuid_key = *row_ovs(src)->uuid_key;
-        *row_ovs(dst)->version_key = *row_ovs(src)->version_key;
     }
+    *row_ovs(dst)->version_key = *row_ovs(src)->version_key;
 }
 
 struct row *
@@ -304,7 +318,6 @@ row_clone(const struct row *src, const struct table_schema *ts)
     struct row *r = row_alloc(ts);
 
     r->uuid = src->uuid;
-    r->version = src->version;
     enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
     for (unsigned int i = 0; i < ts->n_columns; i++) {
         datum_clone(&r->fields[i], &src->fields[i], &ts->columns[i]->type);
@@ -325,7 +338,6 @@ row_clone_shared(const struct row *src_, const struct table_schema *ts)
     unsigned int **refcnts = row_refcnts(r, ts);
 
     r->uuid = src->uuid;
-    r->version = src->version;
     row_ovs(r)->table = row_ovs(src)->table;
     copy_uuid_datums(r, src);
     for (unsigned int i = 0; i < ts->n_columns; i++) {
@@ -565,7 +577,7 @@ row_to_json(const struct row *row, const struct table_schema *ts,
     if (with_uuid) {
         union atom a = { .uuid = row->uuid };
         json_object_put(obj, "_uuid", atom_to_json(&a, ATOMIC_UUID));
-        a.uuid = row->version;
+        a.uuid = *row_version(row);
         json_object_put(obj, "_version", atom_to_json(&a, ATOMIC_UUID));
     }
     return obj;

@@ -25,14 +25,16 @@ enum db_model { DB_MODEL_FULL, DB_MODEL_JSON_ONLY };
 extern enum db_model db_model;          /* Default DB_MODEL_FULL. */
 extern const char *const db_model_names[2];  /* Indexed by enum db_model. */
 
+/* A row.  Its _version is not here: the full model keeps it where OVS
+ * does (struct row_ovs, row_version()); json-only keeps none. */
 struct row {
     struct row *next;           /* In the table's hash bucket. */
     struct uuid uuid;
-    struct uuid version;
     struct datum fields[];      /* One per column, in column index order. */
     /* Full model: followed by one 'unsigned int *' reference count per
      * column (row_refcnts()) and one struct hmap_node per table index
-     * (row_index_node()), and preceded by a struct row_ovs. */
+     * (row_index_node()), then, with --row-uuids inline, the _version
+     * atom; preceded by a struct row_ovs. */
 };
 
 /* Full model: the rest of OVS's struct ovsdb_row, in the same allocation,
@@ -42,12 +44,15 @@ struct row_ovs {
     struct txn_row *txn_row;    /* Transaction the row is in, if any. */
     struct hmap dst_refs;       /* struct weak_ref's pointing to this row. */
     size_t n_refs;              /* Strong references to this row. */
-    /* With row_uuid_datums: the atoms of the row's _uuid and _version
-     * datums, each its own block as in OVS (fields[0/1].keys); UUID
-     * lookups compare through 'uuid_key', and the commit generates
-     * '*version_key' (row-version.h).  NULL otherwise.  struct row's
-     * 'uuid' and 'version' stay what the outputs show. */
+    /* With row_uuid_datums: the atom of the row's _uuid datum, a block
+     * of its own as in OVS (fields[0].keys), which UUID lookups compare
+     * through; NULL with --row-uuids inline, where struct row's 'uuid'
+     * serves.  struct row's 'uuid' is what the outputs show either way. */
     union atom *uuid_key;
+    /* The row's one _version (fields[1].keys in OVS): with row_uuid_datums
+     * a block of its own, with --row-uuids inline the last 16 bytes of the
+     * row's allocation.  Set by the commit of every insert and change
+     * (row-version.h) and read by every output that shows _version. */
     union atom *version_key;
 };
 
@@ -82,6 +87,16 @@ static inline struct row_ovs *
 row_ovs(const struct row *r)
 {
     return (struct row_ovs *) ((char *) r - sizeof(struct row_ovs));
+}
+
+/* The _version of 'r' as the outputs show it: the full model's generated
+ * one; the all-zero UUID in json-only, which keeps none. */
+static inline const struct uuid *
+row_version(const struct row *r)
+{
+    static const struct uuid zero;
+    return (db_model == DB_MODEL_FULL
+            ? &row_ovs(r)->version_key->uuid : &zero);
 }
 
 static inline unsigned int **

@@ -76,7 +76,7 @@ update2_rows_tree(const struct table_schema *ts, struct row **rows, size_t n,
                                           &modified->type));
         }
         /* `ovsdb-client monitor-cond` monitors _version too. */
-        union atom v = { .uuid = rows[i]->version };
+        union atom v = { .uuid = *row_version(rows[i]) };
         json_object_put(cols, "_version", atom_to_json(&v, ATOMIC_UUID));
         struct json *update = json_object_create();
         json_object_put(update, modified ? "modify" : "initial", cols);
@@ -112,7 +112,7 @@ update2_rows_direct(const struct table_schema *ts, struct row **rows,
             datum_to_ds(d, &c->type, &text);
         }
         char v[UUID_LEN + 1];
-        uuid_format(&rows[i]->version, v);
+        uuid_format(row_version(rows[i]), v);
         ds_put_format(&text, "%s\"_version\":[\"uuid\",\"%s\"]}}",
                       first ? "" : ",", v);
 

@@ -20,6 +20,7 @@
 #include "phases.h"
 #include "results-json.h"
 #include "results-table.h"
+#include "row-version.h"
 #include "txn.h"
 #include "util.h"
 #include "workload.h"
@@ -46,7 +47,8 @@ usage(FILE *stream)
 "\nGeneral options:\n"
 "  --repetitions N   run the workload N times (default 1); results hold\n"
 "                    every repetition plus mean/median/stddev/min/max\n"
-"  --seed N          seed for everything random (default 1)\n"
+"  --seed N          seed for everything random (default 1), the rows'\n"
+"                    _version UUIDs included\n"
 "  --results FILE    write results (google-benchmark JSON) to FILE,\n"
 "                    atomically; without it, print a short table\n"
 "  --output FILE     dump/compact: write the produced text to FILE;\n"
@@ -77,11 +79,12 @@ usage(FILE *stream)
 "                    order the rows joined (the model before; same result)\n"
 "  --row-uuids datums|inline\n"
 "                    full model: datums (default): each row's _uuid and\n"
-"                    _version are atoms of their own, as in OVS, UUID\n"
-"                    lookups read them through that pointer, and _version\n"
-"                    is generated (AES-128 of a counter) per insert and\n"
-"                    change; inline: only the row's inline UUID (the model\n"
-"                    before; outputs are the same)\n"
+"                    _version are atoms of their own, as in OVS, and UUID\n"
+"                    lookups read them through that pointer; inline: the\n"
+"                    row's inline UUID and its _version inside the row\n"
+"                    (no blocks of their own).  Either way _version is\n"
+"                    generated (AES-128 of a counter) per insert and\n"
+"                    change and the outputs are the same\n"
 "  --load-boundary first-answer|read-db\n"
 "                    where the load phase ends; first-answer (default):\n"
 "                    where ovsdb-server's load CPU is read, after its\n"
@@ -367,6 +370,8 @@ main(int argc, char *argv[])
     phases_init(&phases, w->name, o.repetitions);
     for (int rep = 0; rep < o.repetitions && !error; rep++) {
         phases.repetition = rep;
+        /* Every repetition hands out the same _version sequence. */
+        row_version_start(o.seed);
         error = w->run(&phases, &o);
     }
     if (error) {

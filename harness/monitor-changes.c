@@ -185,7 +185,7 @@ row_update_tree(const struct table_schema *ts,
                                 datum_to_json(&c->new[i].d, &col->type));
             }
         }
-        union atom v = { .uuid = c->row->version };
+        union atom v = { .uuid = *row_version(c->row) };
         json_object_put(cols, "_version", atom_to_json(&v, ATOMIC_UUID));
     }
     struct json *update = json_object_create();
@@ -213,7 +213,7 @@ row_update_direct(const struct table_schema *ts,
             }
         }
         char v[UUID_LEN + 1];
-        uuid_format(&c->row->version, v);
+        uuid_format(row_version(c->row), v);
         ds_put_format(&text, "\"_version\":[\"uuid\",\"%s\"]}}", v);
     }
     return json_serialized_object_create_nocopy(ds_steal_cstr(&text));

@@ -1,15 +1,23 @@
 /* _version UUID generation (see row-version.h). */
 #include "row-version.h"
 
-#include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <openssl/evp.h>
 
 #include "ovsdb/rng.h"
 
+/* Tags the key's stream, so that it differs from every other stream drawn
+ * from the same seed ("version" in ASCII). */
+#define ROW_VERSION_TAG 0x76657273696f6eULL
+
+static bool started;            /* row_version_start() ran. */
+static uint64_t seed;
+static bool keyed;              /* 'ctx' holds the key of 'seed'. */
 static EVP_CIPHER_CTX *ctx;
 static uint64_t counter[2];
+static uint64_t n_generated;
 
 static void
 row_version_cleanup(void)
@@ -18,10 +26,36 @@ row_version_cleanup(void)
     ctx = NULL;
 }
 
-static void
-row_version_init(void)
+/* The key's 16 bytes, then the first counter's two halves. */
+static struct rng
+row_version_rng(void)
 {
-    struct rng rng = rng_derive(0x76657273696f6eULL, 0, 0, 0);
+    return rng_derive(ROW_VERSION_TAG, seed, 0, 0);
+}
+
+void
+row_version_start(uint64_t seed_)
+{
+    struct rng rng;
+
+    seed = seed_;
+    rng = row_version_rng();
+    rng_next(&rng);             /* The key's (row_version_key()). */
+    rng_next(&rng);
+    counter[0] = rng_next(&rng);
+    counter[1] = rng_next(&rng);
+    n_generated = 0;
+    keyed = false;
+    started = true;
+}
+
+/* Sets up AES-128 with the key of 'seed' at the first UUID, as OVS's
+ * uuid_generate() runs uuid_init() at its first call: inside the load, and
+ * not at all for a database without rows. */
+static void
+row_version_key(void)
+{
+    struct rng rng = row_version_rng();
     unsigned char key[16];
 
     for (int i = 0; i < 16; i += 8) {
@@ -30,17 +64,19 @@ row_version_init(void)
             key[i + j] = r >> (8 * j);
         }
     }
-    counter[0] = rng_next(&rng);
-    counter[1] = rng_next(&rng);
-
-    ctx = EVP_CIPHER_CTX_new();
+    if (!ctx) {
+        ctx = EVP_CIPHER_CTX_new();
+        if (ctx) {
+            atexit(row_version_cleanup);
+        }
+    }
     if (!ctx
         || !EVP_EncryptInit_ex(ctx, EVP_aes_128_ecb(), NULL, key, NULL)
         || !EVP_CIPHER_CTX_set_padding(ctx, 0)) {
         fprintf(stderr, "row-version: cannot set up AES-128\n");
         abort();
     }
-    atexit(row_version_cleanup);
+    keyed = true;
 }
 
 void
@@ -49,8 +85,11 @@ row_version_generate(struct uuid *u)
     uint64_t block[2];
     int n;
 
-    if (!ctx) {
-        row_version_init();
+    if (!started) {
+        row_version_start(1);   /* The harness's default --seed. */
+    }
+    if (!keyed) {
+        row_version_key();
     }
     block[0] = counter[0];
     block[1] = counter[1];
@@ -64,4 +103,11 @@ row_version_generate(struct uuid *u)
         abort();
     }
     uuid_set_v4(u);
+    n_generated++;
+}
+
+uint64_t
+row_version_count(void)
+{
+    return n_generated;
 }

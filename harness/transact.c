@@ -141,7 +141,7 @@ parse_request(const struct json *msg, const struct db *db,
 }
 
 char *
-transact_run(struct db *db, const char *text, size_t n, struct rng *rng,
+transact_run(struct db *db, const char *text, size_t n,
              txn_commit_cb *cb, void *aux, struct json **replyp)
 {
     char *error = NULL;
@@ -176,7 +176,8 @@ transact_run(struct db *db, const char *text, size_t n, struct rng *rng,
 
     if (!error) {
         /* Execute: each matched row becomes the transaction's writable
-         * copy, which takes the new values. */
+         * copy, which takes the new values; the commit gives the rows that
+         * changed their new _version. */
         struct txn *txn = txn_create(db);
         struct json *results = json_array_create_empty();
         for (i = 0; i < n_ops; i++) {
@@ -193,7 +194,6 @@ transact_run(struct db *db, const char *text, size_t n, struct rng *rng,
                     row->fields[idx] = u->values[k];
                 }
                 u->n = 0;       /* The values now belong to the row. */
-                uuid_generate(&row->version, rng);
             }
             struct json *r = json_object_create();
             json_object_put(r, "count", json_integer_create(row ? 1 : 0));

@@ -290,10 +290,8 @@ txn_table_from_json(struct txn *txn, struct table *t,
             if (error) {
                 row_destroy(row, t->schema);
             } else {
-                if (row_ovs(row)->version_key) {
-                    /* As ovsdb_txn_row_insert(). */
-                    row_version_generate(&row_ovs(row)->version_key->uuid);
-                }
+                /* As ovsdb_txn_row_insert(). */
+                row_version_generate(&row_ovs(row)->version_key->uuid);
                 table_link_row(t, row);
                 txn_row_create(txn, t, NULL, row);
             }
@@ -1020,22 +1018,18 @@ count_atoms(struct txn *txn, struct txn_row *tr)
     return NULL;
 }
 
-/* A modified row that changed gets a new _version (OVS's update_version()),
- * unless the caller already made one (transact.c's, which the outputs
- * show): then the datum takes that one, so each change makes one. */
+/* A modified row that changed gets a new _version, as OVS's
+ * update_version() gives it: in the commit's walk order, so with
+ * --txn-order creation the rows of one transaction draw theirs in another
+ * order. */
 static char *
 update_version(struct txn *txn OVS_UNUSED, struct txn_row *tr)
 {
-    if (tr->old && tr->new && row_ovs(tr->new)->version_key) {
+    if (tr->old && tr->new) {
         const struct table_schema *ts = txn_row_schema(tr);
         for (unsigned int i = 0; i < ts->n_columns; i++) {
             if (bit_is_set(tr->changed, i)) {
-                struct uuid *v = &row_ovs(tr->new)->version_key->uuid;
-                if (!uuid_equals(&tr->new->version, &tr->old->version)) {
-                    *v = tr->new->version;
-                } else {
-                    row_version_generate(v);
-                }
+                row_version_generate(&row_ovs(tr->new)->version_key->uuid);
                 break;
             }
         }
@@ -1057,9 +1051,7 @@ precommit(struct txn *txn)
         return error;
     }
     for_each_txn_row(txn, count_atoms);
-    if (row_uuid_datums) {
-        for_each_txn_row(txn, update_version);
-    }
+    for_each_txn_row(txn, update_version);
     return NULL;
 }
 

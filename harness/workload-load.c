@@ -6,6 +6,7 @@
 #include "db-file.h"
 #include "ds.h"
 #include "phases.h"
+#include "row-version.h"
 #include "workload.h"
 
 static char *
@@ -38,6 +39,7 @@ load_run(struct phases *p, const struct workload_options *o)
         /* What ovs-appctl memory/show reports, to compare. */
         phases_counter(p, "weak_refs", n_weak_refs);
         phases_counter(p, "atoms", db->n_atoms);
+        phases_counter(p, "row_versions", row_version_count());
     }
 
     phases_begin(p, "free");
@@ -49,7 +51,8 @@ load_run(struct phases *p, const struct workload_options *o)
 const struct workload workload_load = {
     .name = "load",
     .summary = "read and apply every record of DATASET (RSS after load)",
-    .help = "           phases: load, free\n",
+    .help = "           phases: load (full model: counters weak_refs,\n"
+            "           atoms, row_versions), free\n",
     .needs_dataset = true,
     .prepare = load_prepare,
     .describe = load_describe,

@@ -47,6 +47,7 @@
 #include "ovsdb/schema.h"
 #include "ovsdb/uuid.h"
 #include "phases.h"
+#include "row-version.h"
 #include "stats.h"
 #include "transact.h"
 #include "util.h"
@@ -290,8 +291,7 @@ add_to_both(void *aux_, struct table *t, struct row *old, struct row *new)
  * client's update2 composed from the change set and serialized. */
 static char *
 full_batch(struct phases *p, struct monitor *m,
-           const struct workload_options *o, const char *request,
-           struct rng *versions)
+           const struct workload_options *o, const char *request)
 {
     struct monitor_changes mc;
     struct json *reply;
@@ -299,9 +299,9 @@ full_batch(struct phases *p, struct monitor *m,
 
     monitor_changes_init(&mc, m->table);
     char *error = (m->have_init
-                   ? transact_run(m->db, request, strlen(request), versions,
+                   ? transact_run(m->db, request, strlen(request),
                                   add_to_both, &both, &reply)
-                   : transact_run(m->db, request, strlen(request), versions,
+                   : transact_run(m->db, request, strlen(request),
                                   monitor_changes_add, &mc, &reply));
     if (!error) {
         /* The reply goes to the transacting client; bytes_out counts what
@@ -489,10 +489,6 @@ monitor_run(struct phases *p, const struct workload_options *o)
             requests[k] = batch_request(&m, k, batch, per_batch);
         }
     }
-    /* New _version UUIDs, as every commit gives its changed rows. */
-    struct rng versions;
-    rng_init(&versions, o->seed + 1);
-
     /* Units of work done in one go, for the poll-interval counters. */
     double *units = xmalloc((o->clients + o->batches + 1) * sizeof *units);
     size_t n_units = 0;
@@ -538,11 +534,12 @@ monitor_run(struct phases *p, const struct workload_options *o)
     phases_counter(p, "rows_matching", n_matching);
     phases_counter(p, "initial_cpu_s", cpu_s);
 
+    uint64_t versions_before = row_version_count();
     phases_begin(p, "updates");
     for (int k = 0; k < o->batches; k++) {
         double t0 = metrics_now_ms();
         if (db_model == DB_MODEL_FULL) {
-            error = full_batch(p, &m, o, requests[k], &versions);
+            error = full_batch(p, &m, o, requests[k]);
             if (error) {
                 break;
             }
@@ -570,6 +567,9 @@ monitor_run(struct phases *p, const struct workload_options *o)
     phases_counter(p, "clients", o->clients);
     if (db_model == DB_MODEL_FULL) {
         phases_counter(p, "transact_reply_bytes", m.reply_bytes);
+        /* One per changed row: the commits' new _version UUIDs. */
+        phases_counter(p, "row_versions",
+                       row_version_count() - versions_before);
     }
     poll_interval_counters(p, units, n_units);
     xfree(units);
@@ -617,7 +617,8 @@ const struct workload workload_monitor = {
             "           phases: load, initial (initial_cpu_s), updates\n"
             "           (per-batch iterations, updates_cpu_s, "
             "cpu_after_load_s,\n"
-            "           poll_interval_*), free\n",
+            "           poll_interval_*; full model: transact_reply_bytes,\n"
+            "           row_versions), free\n",
     .needs_dataset = true,
     .prepare = monitor_prepare,
     .describe = monitor_describe,

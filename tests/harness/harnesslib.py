@@ -1,6 +1,7 @@
 """Helpers shared by the harness tests: running jsonbench, reading its
 results, and asking the real ovsdb-tool what a database holds."""
 import json
+import re
 import subprocess
 import sys
 
@@ -93,3 +94,32 @@ def query_all(db, tables):
     result = json.loads(run(['ovsdb-tool', 'query', db,
                              json.dumps([name] + ops)]).stdout)
     return {t: rows_by_uuid(r['rows']) for t, r in zip(tables, result)}
+
+
+VERSION_RE = re.compile(rb'("_version":\["uuid",")([0-9a-f-]{36})(")')
+ZERO_UUID = b'00000000-0000-0000-0000-000000000000'
+
+
+def dump_versions(text):
+    """The _version UUIDs of a dump reply's text (bytes), in order."""
+    return [m.group(2) for m in VERSION_RE.finditer(text)]
+
+
+def zero_versions(text):
+    """A dump reply's text with every _version the all-zero UUID, what
+    --model json-only (which keeps none) shows."""
+    return VERSION_RE.sub(rb'\g<1>' + ZERO_UUID + rb'\g<3>', text)
+
+
+def check_versions(name, text):
+    """A full model dump: every row has a _version, each a distinct
+    version 4 UUID, as uuid_generate() makes them."""
+    versions = dump_versions(text)
+    if not versions:
+        fail('%s: no _version in the dump' % name)
+    if len(set(versions)) != len(versions):
+        fail('%s: %d _version values, %d distinct'
+             % (name, len(versions), len(set(versions))))
+    for v in versions:
+        if v[14:15] != b'4' or v[19:20] not in b'89ab':
+            fail('%s: _version %s is not a version 4 UUID' % (name, v))
