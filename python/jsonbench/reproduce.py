@@ -547,10 +547,18 @@ def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
         return []
     real_a = meta_a.get("real") or {}
     runs_a = dict(real_a.get("runs", {}))
+    # A run of another key can have the same file name (a claim whose
+    # model-only options changed since): the primary's file stays.
+    files_a = {i.get("file") for i in runs_a.values() if i.get("file")}
     taken = []
     for key, info in real_b["runs"].items():
         if not info.get("file") or (runs_a.get(key) or {}).get("file"):
             continue
+        if info["file"] in files_a:
+            log("reproduce: %s: not taken, %s already holds %s"
+                % (key, build.rel(out_dir), info["file"]))
+            continue
+        files_a.add(info["file"])
         dst = os.path.join(out_dir, info["file"])
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy(os.path.join(other, info["file"]), dst)

@@ -375,6 +375,29 @@ def end_to_end():
         check(len(keys) >= 2 and "`results/real-a`, `results/real-b`" in md,
               "the report does not name both real folders")
 
+        # A later folder whose runs have other keys but the same files (a
+        # claim's model-only options changed): the joined runs stay.
+        stale = os.path.join(tmp, "real-stale")
+        shutil.copytree(real_out, stale)
+        path = os.path.join(stale, C.RUN_FILE)
+        with open(path) as f:
+            meta = json.load(f)
+        meta["real"]["runs"] = {k + " --stale": v
+                                for k, v in meta["real"]["runs"].items()}
+        with open(path, "w") as f:
+            json.dump(meta, f)
+        out = os.path.join(tmp, "joined-stale")
+        p = subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
+                            "--build-dir", BUILD, "--claims", claims_path,
+                            "--ovs-claims", real_path,
+                            "--from-results", joined, "--fill-from", stale,
+                            "--out", out], env=env, capture_output=True,
+                           text=True, timeout=300)
+        check(p.returncode == 0 and "real-OVS runs taken" not in p.stdout + p.stderr
+              and "already holds" in p.stdout + p.stderr,
+              "a folder with the same files under other keys was taken: %s"
+              % (p.stdout + p.stderr)[-2000:])
+
 
 unit_checks()
 twin_checks()
