@@ -351,15 +351,18 @@ def end_to_end():
             with open(path, "w") as f:
                 json.dump(meta, f)
             pieces.append(piece)
+        def join(primary, other, out):
+            return subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
+                                   "--build-dir", BUILD, "--claims", claims_path,
+                                   "--ovs-claims", real_path,
+                                   "--from-results", primary, "--fill-from", other,
+                                   "--out", out], env=env, capture_output=True,
+                                  text=True, timeout=300)
+
         joined = model_out
         for n, piece in enumerate(pieces):
             out = os.path.join(tmp, "joined-%d" % n)
-            p = subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
-                                "--build-dir", BUILD, "--claims", claims_path,
-                                "--ovs-claims", real_path,
-                                "--from-results", joined, "--fill-from", piece,
-                                "--out", out], env=env, capture_output=True,
-                               text=True, timeout=300)
+            p = join(joined, piece, out)
             check(p.returncode == 0 and "%d real-OVS runs taken" % ((len(keys) + 1 - n) // 2)
                   in p.stdout + p.stderr,
                   "join of piece %d: exit %d:\n%s"
@@ -386,13 +389,7 @@ def end_to_end():
                                 for k, v in meta["real"]["runs"].items()}
         with open(path, "w") as f:
             json.dump(meta, f)
-        out = os.path.join(tmp, "joined-stale")
-        p = subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
-                            "--build-dir", BUILD, "--claims", claims_path,
-                            "--ovs-claims", real_path,
-                            "--from-results", joined, "--fill-from", stale,
-                            "--out", out], env=env, capture_output=True,
-                           text=True, timeout=300)
+        p = join(joined, stale, os.path.join(tmp, "joined-stale"))
         check(p.returncode == 0 and "real-OVS runs taken" not in p.stdout + p.stderr
               and "already holds" in p.stdout + p.stderr,
               "a folder with the same files under other keys was taken: %s"
