@@ -59,6 +59,18 @@ static const char *const mode_names[] = {
     "tree", "tree-cache", "cache", "direct",
 };
 
+/* The mode named 'name', or -1. */
+static int
+mode_from_name(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(mode_names); i++) {
+        if (!strcmp(name, mode_names[i])) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 static char *
 monitor_prepare(struct workload_options *o)
 {
@@ -74,11 +86,7 @@ monitor_prepare(struct workload_options *o)
     if (!o->mode) {
         o->mode = "tree";
     }
-    bool known = false;
-    for (size_t i = 0; i < ARRAY_SIZE(mode_names); i++) {
-        known |= !strcmp(o->mode, mode_names[i]);
-    }
-    if (!known) {
+    if (mode_from_name(o->mode) < 0) {
         return xasprintf("--mode: \"%s\" is not tree, tree-cache, cache or "
                          "direct", o->mode);
     }
@@ -423,11 +431,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
     char *error;
 
     memset(&m, 0, sizeof m);
-    for (size_t i = 0; i < ARRAY_SIZE(mode_names); i++) {
-        if (!strcmp(o->mode, mode_names[i])) {
-            m.mode = i;
-        }
-    }
+    m.mode = mode_from_name(o->mode);
     m.per_monitor = !strcmp(o->initial, "per-monitor");
     struct ds transcript = DS_EMPTY_INITIALIZER;
     if (o->output && p->repetition == 0) {
