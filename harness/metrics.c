@@ -34,6 +34,14 @@ metrics_now_ms(void)
     return metrics_now_s() * 1e3;
 }
 
+double
+metrics_cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
 const char *
 metrics_allocator(void)
 {

@@ -32,6 +32,10 @@ void metrics_take_end(struct metrics_snapshot *);
 void metrics_reset_peak(void);
 /* CLOCK_MONOTONIC in ms, for timing inner iterations. */
 double metrics_now_ms(void);
+/* CPU time (user + sys) of the whole process so far in ms,
+ * CLOCK_PROCESS_CPUTIME_ID: the CPU of one inner iteration, at nanosecond
+ * resolution where getrusage() would give microseconds. */
+double metrics_cpu_ms(void);
 /* "jemalloc" or "glibc": which allocator the heap figures come from. */
 const char *metrics_allocator(void);
 

@@ -5,7 +5,8 @@ model every batch is a JSON-RPC transact request the model parses and runs
 reaches the clients through the change set: they get the same bytes as
 from json-only, which changes the rows in place), the phase CPU counters
 add up to cpu_after_load_s, and both models report the real runner's
-counters (clients, poll intervals).  Every mode (tree, tree-cache, cache;
+counters (clients, poll intervals, the CPU per update batch: ordered, and
+adding up to the phase's).  Every mode (tree, tree-cache, cache;
 direct writes the same bytes with members in column order) and both ways
 of building the initial change set (kept, per-monitor) send the same
 messages: the transcripts (--output) are byte-identical.
@@ -26,6 +27,25 @@ def reply_bytes(batches, rows):
     return sum(len('{"id":%d,"result":[%s],"error":null}'
                    % (k, ",".join(['{"count":1}'] * rows)))
                for k in range(batches))
+
+
+def check_batch_cpu(what, upd):
+    """The per-batch CPU fields (the metric the real runner also
+    measures): all there, ordered, and adding up to the phase's CPU (the
+    batches are timed inside it, on a finer clock)."""
+    keys = ['iter_cpu_%s_ms' % k for k in ('min', 'median', 'mean', 'max')]
+    missing = [k for k in keys if k not in upd]
+    if missing:
+        fail('%s: no %s' % (what, ', '.join(missing)))
+    lo, med, mean, hi = (upd[k] for k in keys)
+    if not (0 < lo <= med <= hi and lo <= mean <= hi):
+        fail('%s: per-batch CPU min %s, median %s, mean %s, max %s'
+             % (what, lo, med, mean, hi))
+    total_ms = mean * BATCHES
+    phase_ms = upd['updates_cpu_s'] * 1e3
+    if not phase_ms * 0.5 - 1.0 <= total_ms <= phase_ms * 1.05 + 1.0:
+        fail('%s: %d batches x %.3f ms = %.3f ms, the updates phase %.3f ms'
+             % (what, BATCHES, mean, total_ms, phase_ms))
 
 
 def main():
@@ -69,6 +89,7 @@ def main():
             if upd['poll_interval_count'] != 0:
                 fail('%s: a tiny fixture logged %s poll intervals >= 1 s'
                      % (what, upd['poll_interval_count']))
+            check_batch_cpu(what, upd)
             if model == 'full':
                 want = reply_bytes(BATCHES, ROWS)
                 if upd.get('transact_reply_bytes') != want:
