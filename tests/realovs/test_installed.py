@@ -215,6 +215,19 @@ def test_monitor(tmp):
             continue            # ticks only: a small CPU may read 0
         if not metric(doc, name, key) > 0:
             fail("monitor: %s %s not positive" % (name, key))
+    # The server's CPU per batch, the model's iter_cpu_*_ms: ordered, and
+    # its windows lie inside the updates phase (whose CPU reading may be
+    # tick-based: 10 ms either way).
+    cpu = [metric(doc, "monitor/updates", "iter_cpu_%s_ms" % k)
+           for k in ("min", "median", "mean", "max")]
+    floor = 0 if FINE_CPU else -1e-9        # ticks: a batch may read 0
+    if None in cpu or not (floor < cpu[0] <= cpu[1] <= cpu[3]
+                           and cpu[0] <= cpu[2] <= cpu[3]):
+        fail("monitor: per-batch CPU min/median/mean/max %s" % cpu)
+    phase_ms = metric(doc, "monitor/updates", "updates_cpu_s") * 1e3
+    if not cpu[2] * 3 <= phase_ms + 20:
+        fail("monitor: 3 batches x %.2f ms > the updates phase's %.2f ms"
+             % (cpu[2], phase_ms))
     print("ok: monitor with real clients")
 
 

@@ -22,8 +22,11 @@ phases (harness/wl_*.c) so that report, compare and gate read both:
                            matching rows (the model's requests); server CPU
                            per phase (initial_cpu_s, updates_cpu_s) and
                            cpu_after_load_s = their sum, per-batch
-                           transaction wall as iterations, and the long poll
-                           intervals the server logged (>= 1 s) as
+                           transaction wall as iterations, the server's CPU
+                           per batch until every client printed its update
+                           as iter_cpu_{min,median,mean,max}_ms (batches.py;
+                           the batches run one after the other), and the
+                           long poll intervals the server logged (>= 1 s) as
                            poll_interval_{count,min,median,p95,max}_ms
   txn      txn/server      --clients concurrent JSON-RPC clients x --txns
                            inserts of the model's 4-column row into a fresh
@@ -46,6 +49,7 @@ import statistics
 import subprocess
 import time
 
+from . import batches
 from . import gbench
 from . import jsonrpc
 from .proc import RunDir, RunError, copy_file, run_to_end, snapshot
@@ -55,6 +59,8 @@ TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
 WORKLOADS = ("load", "dump", "compact", "monitor", "txn", "raft")
 RAFT_SERVERS = 3
 MONITOR_WAVE = 10          # monitor clients started at a time
+# Longest wait for every monitor client to print one batch's update.
+BATCH_TIMEOUT_S = min(TOOL_TIMEOUT_S, 600)
 # harness/wl_txn.c's schema.
 TXN_SCHEMA = {"name": "bench", "version": "1.0.0", "tables": {"Bench": {
     "columns": {"name": {"type": "string"},
@@ -236,17 +242,26 @@ def monitor(target, ds, opts):
         per_batch = min(o["batch_rows"], len(uuids))
         stride = max(1, len(uuids) // per_batch)
         rng = random.Random(1)
+        outs = [rd.file("mon%d.out" % c) for c in range(o["clients"])]
         before = snapshot(srv.proc.pid)
         t1 = time.monotonic()
-        walls = []
+        walls, cpus = [], []
         try:
             for k in range(o["batches"]):
                 start = rng.randrange(len(uuids))
+                sizes = batches.output_sizes(outs)
+                c0 = batches.server_cpu_s(srv.proc.pid)
                 t = time.monotonic()
                 client.transact(db, *_batch_ops(o, uuids, k, start,
                                                 per_batch, stride))
                 walls.append((time.monotonic() - t) * 1e3)
-        except (jsonrpc.JsonRpcError, OSError) as e:
+                # The server's CPU for the batch: until every client has
+                # its update, and the server is still again.
+                batches.wait_grown(outs, sizes, BATCH_TIMEOUT_S,
+                                   "update of batch %d" % k)
+                cpus.append(batches.cpu_ms(
+                    c0, batches.settle(srv.proc.pid)))
+        except (jsonrpc.JsonRpcError, OSError, RunError) as e:
             raise RunError("%s: update batch: %s" % (ds["path"], e))
         finally:
             client.close()
@@ -270,6 +285,7 @@ def monitor(target, ds, opts):
         upd_f.update({
             "iter_min_ms": min(walls), "iter_median_ms":
             statistics.median(walls), "iter_max_ms": max(walls),
+            **batches.fields(cpus),
             "updates_cpu_s": upd_cpu,
             "cpu_after_load_s": init_cpu + upd_cpu,
             "rows_per_batch": per_batch,
