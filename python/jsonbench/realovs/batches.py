@@ -61,9 +61,10 @@ def wait_grown(paths, sizes, timeout, what="update", poll_s=0.002):
 def server_cpu_s(pid):
     """CPU seconds (user + sys) of a live process, from one source only:
     the sum of its threads' schedstat (nanoseconds) where the kernel has
-    it, else the 10 ms ticks.  (proc.proc_cpu_s() takes the ticks whenever
-    they disagree with schedstat, which mixes the two between two
-    snapshots a few milliseconds apart: a batch could read negative.)"""
+    it, else the 10 ms ticks.  (proc.proc_cpu_s() takes the ticks where
+    they disagree with schedstat, e.g. once a thread has ended; mixing the
+    two between snapshots a few milliseconds apart could make a batch read
+    negative.)"""
     fine = _schedstat_cpu_s(pid)
     if fine is not None:
         return fine

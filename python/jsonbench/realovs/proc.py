@@ -71,9 +71,10 @@ def proc_cpu_s(pid):
     user, sys_ = _ticks_cpu_s(pid)
     fine = _schedstat_cpu_s(pid)
     ticks = user + sys_
-    # The kernel's ticks are the same runtime cut down to a whole tick; any
-    # other gap means a thread ended, whose time only the ticks still hold.
-    if fine is None or not ticks <= fine < ticks + 1.0 / CLK_TCK:
+    # The kernel's ticks are the same runtime, user and sys each cut down
+    # to a whole tick (so up to two ticks less); any other gap means a
+    # thread ended, whose time only the ticks still hold.
+    if fine is None or not ticks <= fine < ticks + 2.0 / CLK_TCK:
         return user, sys_
     if ticks == 0:
         return fine, 0.0
