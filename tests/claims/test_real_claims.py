@@ -202,6 +202,90 @@ def twin_checks():
                   "%s: compaction metric %s" % (c["id"], c["metric"]))
 
 
+def poll_checks():
+    """Seed 2's long poll intervals: model and real OVS read one metric,
+    the server's CPU per update batch (iter_cpu_*_ms of monitor/updates),
+    on both sides (no real-side metric of their own, no twin); a results
+    file of before that metric (old real runs joined to a new model run)
+    gives 'not measured' on the real side and no model verdict, and its
+    cells still render."""
+    doc = C.load_claims(os.path.join(ROOT, "claims", "seeds.json"))
+    real_doc = R.load(R.DEFAULT_FILE, doc)
+    ids = {"s2-cache-poll-%s" % k: "iter_cpu_%s_ms" % k
+           for k in ("max", "median", "mean")}
+    polls = [c for c in doc["claims"] if c["id"] in ids]
+    check(len(polls) == 3, "poll claims: %s" % [c["id"] for c in polls])
+    for c in polls:
+        m = c["metric"]
+        check(m.get("phase") == "updates" and m.get("field") == ids[c["id"]]
+              and m.get("unit") == "ms" and "derived" not in m,
+              "%s: metric %s" % (c["id"], m))
+        r = real_doc["claims"].get(c["id"])
+        check(r == {"pair": "s2-cache"},
+              "%s: the real side must read the claim's own metric: %s"
+              % (c["id"], r))
+    sdoc = R.shadow(doc, real_doc)
+    for c in sdoc["claims"]:
+        if c["id"] in ids:
+            check(c["metric"]["field"] == ids[c["id"]],
+                  "%s: real metric %s" % (c["id"], c["metric"]))
+    check(not set(ids) & set(R.twins(doc, real_doc)), "poll claims: no twin")
+
+    one = dict(doc, claims=polls)
+    sh = {c["id"]: c for c in R.shadow(one, real_doc)["claims"]}
+
+    def key(c, side):
+        return C.run_key(C.side_run(c, side, 1.0))
+
+    def updates(reps, with_cpu=True):
+        """monitor/updates rows: per repetition (min, median, mean, max)
+        batch CPU, with the transact walls beside them."""
+        out = []
+        for i, (lo, med, mean, hi) in enumerate(reps):
+            row = {"name": "monitor/updates", "run_type": "iteration",
+                   "repetition_index": i, "time_unit": "ms",
+                   "real_time": 5000.0, "iterations": 20,
+                   "iter_min_ms": 1.0, "iter_median_ms": 1.0,
+                   "iter_max_ms": 1.0}
+            if with_cpu:
+                row.update(iter_cpu_min_ms=lo, iter_cpu_median_ms=med,
+                           iter_cpu_mean_ms=mean, iter_cpu_max_ms=hi)
+            out.append(row)
+        return {"data": {"benchmarks": out}}
+    c0 = polls[0]
+    # All claims share one run per side (same workload, options, impls).
+    check(len({key(c, "before") for c in polls}) == 1,
+          "the poll claims must share their runs")
+    model_runs = {key(c0, "before"): updates([(3, 4, 5, 9)] * 3),
+                  key(c0, "after"): updates([(1, 2, 2.5, 3)] * 3)}
+    real_runs = {key(sh[c0["id"]], "before"): updates([(8, 10, 11, 20)] * 3),
+                 key(sh[c0["id"]], "after"): updates([(5, 6, 6.5, 11)] * 3)}
+    res = R.evaluate(one, real_doc, model_runs, real_runs)
+    want = {"s2-cache-poll-max": (-45.0, -66.67), "s2-cache-poll-median":
+            (-40.0, -50.0), "s2-cache-poll-mean": (-40.91, -50.0)}
+    for cid, (real_pct, model_pct) in want.items():
+        r = res.get(cid)
+        check(r and abs(r["real"]["measured_change_pct"] - real_pct) < 0.01
+              and r["model_vs_real"] and
+              abs(r["model_vs_real"]["measured_change_pct"] - model_pct)
+              < 0.01, "%s: real / model change: %s" % (cid, r))
+        check(r and "ms" in R.real_cells(r)[0], "%s: cell %s"
+              % (cid, r and R.real_cells(r)))
+    # Real runs of before the per-batch CPU: shown as not measured.
+    real_runs = {k: updates([(0, 0, 0, 0)] * 3, with_cpu=False)
+                 for k in real_runs}
+    res = R.evaluate(one, real_doc, model_runs, real_runs)
+    for cid in ids:
+        r = res.get(cid)
+        check(r and r["real"]["verdict"] == C.VERDICT_MISSING and
+              "server CPU per update batch" in r["real"]["why"] and
+              r["model_vs_real"] is None,
+              "%s: old real runs: %s" % (cid, r and r["real"]))
+        cells = R.real_cells(r)
+        check(cells[0] == "-" and cells[1].startswith(C.VERDICT_MISSING),
+              "%s: old real runs' cells %s" % (cid, cells))
+
+
 def stand_in_tree(tree):
     os.makedirs(tree)
     git(tree, "init", "-q")
@@ -398,5 +482,6 @@ def end_to_end():
 
 unit_checks()
 twin_checks()
+poll_checks()
 end_to_end()
 sys.exit(check.finish("ok: real-OVS claims column"))
