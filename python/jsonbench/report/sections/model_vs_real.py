@@ -266,8 +266,11 @@ def known_calibration(ctx, path=None):
                "of these ratios is that: on the gate's NB load, 0.912 of the "
                "instruction ratio and 0.827 of the malloc-call ratio; against "
                "9669b50f5^ (the same representation, today's server code) the "
-               "model does 0-8%% more instructions and 4-6%% more malloc calls "
-               "(docs/model.md, *What the gate's ratio holds*).")
+               "model does 1-8%% fewer instructions and 1-2%% more malloc calls, "
+               "and its load's peak heap is 1.07-1.20x, the rest being "
+               "ovsdb-tool freeing each record's JSON before its commit, "
+               "which ovsdb-server does after (docs/model.md, *What the "
+               "gate's ratio holds*, *Peak heap against ovsdb-tool*).")
     s.para("Source: `baselines/gate.json`, measured %s at commit %s; datasets: "
            "%s.  Both sides under valgrind: instructions (cachegrind) "
            "and malloc calls (DHAT) net of the same command on an empty "
