@@ -25,10 +25,11 @@ rotl8(uint8_t b, int n)
     return (uint8_t) ((b << n) | (b >> (8 - n)));
 }
 
+/* Rotates right by 'n' bits, 0 <= n < 32 (no shift by 32). */
 static uint32_t
 ror32(uint32_t w, int n)
 {
-    return (w >> n) | (w << (32 - n));
+    return (w >> n) | (w << ((32 - n) & 31));
 }
 
 static void
