@@ -171,6 +171,8 @@ def server_era_with_reason(tree, commit, version=""):
         return by_version, "release version %s" % version
     if None not in inside:
         return PRE_2024, "git ancestry in %s" % tree
+    if not tree or not os.path.isdir(tree):
+        return None, "no OVS tree at %s" % (tree or "(none given)")
     when = _commit_time(tree, commit)
     if when is not None and when < ERA_PARENT_TIME:
         return PRE_2024, "commit date in %s" % tree
