@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "row-version.h"
 #include "txn.h"
 #include "util.h"
 
@@ -310,6 +311,14 @@ copy_uuid_datums(struct row *dst, const struct row *src)
         *row_ovs(dst)->uuid_key = *row_ovs(src)->uuid_key;
     }
     *row_ovs(dst)->version_key = *row_ovs(src)->version_key;
+}
+
+void
+row_new_version(struct row *r)
+{
+    if (db_model == DB_MODEL_FULL) {
+        row_version_generate(&row_ovs(r)->version_key->uuid);
+    }
 }
 
 struct row *

@@ -99,6 +99,11 @@ row_version(const struct row *r)
             ? &row_ovs(r)->version_key->uuid : &zero);
 }
 
+/* Gives 'r' its next _version (row-version.h) in the full model, as OVS's
+ * commit does for every inserted row (ovsdb_txn_row_insert()) and every
+ * changed one (update_version()); json-only keeps none. */
+void row_new_version(struct row *r);
+
 static inline unsigned int **
 row_refcnts(const struct row *r, const struct table_schema *ts)
 {

@@ -52,7 +52,8 @@ usage(FILE *stream)
 "  --results FILE    write results (google-benchmark JSON) to FILE,\n"
 "                    atomically; without it, print a short table\n"
 "  --output FILE     dump/compact: write the produced text to FILE;\n"
-"                    monitor: every message sent, one a line (tests)\n"
+"                    monitor: every message sent, one a line (tests);\n"
+"                    txn: the database after the inserts as dump's reply\n"
 "  --no-sha256       do not hash DATASET for the results context\n"
 "  --no-heap-stats   do not read heap figures (glibc's mallinfo2 is slow on\n"
 "                    a large heap; they read as 0)\n"
@@ -326,9 +327,9 @@ main(int argc, char *argv[])
         usage_error("workload %s needs a DATASET file", w->name);
     }
     if (o.output && strcmp(w->name, "dump") && strcmp(w->name, "compact")
-        && strcmp(w->name, "monitor")) {
+        && strcmp(w->name, "monitor") && strcmp(w->name, "txn")) {
         usage_error("--output: workload %s writes no output (only dump, "
-                    "compact and monitor do)", w->name);
+                    "compact, monitor and txn do)", w->name);
     }
     if (o.output) {
         check_output_path("output", o.output);

@@ -2,10 +2,8 @@
 #include "row-version.h"
 
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <openssl/evp.h>
 
+#include "ovsdb/aes128.h"
 #include "ovsdb/rng.h"
 
 /* Tags the key's stream, so that it differs from every other stream drawn
@@ -14,17 +12,10 @@
 
 static bool started;            /* row_version_start() ran. */
 static uint64_t seed;
-static bool keyed;              /* 'ctx' holds the key of 'seed'. */
-static EVP_CIPHER_CTX *ctx;
+static bool keyed;              /* 'aes' holds the key of 'seed'. */
+static struct aes128 aes;
 static uint64_t counter[2];
 static uint64_t n_generated;
-
-static void
-row_version_cleanup(void)
-{
-    EVP_CIPHER_CTX_free(ctx);
-    ctx = NULL;
-}
 
 /* The key's 16 bytes, then the first counter's two halves. */
 static struct rng
@@ -64,18 +55,7 @@ row_version_key(void)
             key[i + j] = r >> (8 * j);
         }
     }
-    if (!ctx) {
-        ctx = EVP_CIPHER_CTX_new();
-        if (ctx) {
-            atexit(row_version_cleanup);
-        }
-    }
-    if (!ctx
-        || !EVP_EncryptInit_ex(ctx, EVP_aes_128_ecb(), NULL, key, NULL)
-        || !EVP_CIPHER_CTX_set_padding(ctx, 0)) {
-        fprintf(stderr, "row-version: cannot set up AES-128\n");
-        abort();
-    }
+    aes128_schedule(&aes, key);
     keyed = true;
 }
 
@@ -83,7 +63,6 @@ void
 row_version_generate(struct uuid *u)
 {
     uint64_t block[2];
-    int n;
 
     if (!started) {
         row_version_start(1);   /* The harness's default --seed. */
@@ -96,12 +75,7 @@ row_version_generate(struct uuid *u)
     if (!++counter[1]) {
         counter[0]++;
     }
-    if (!EVP_EncryptUpdate(ctx, (unsigned char *) u->parts, &n,
-                           (const unsigned char *) block, sizeof block)
-        || n != (int) sizeof block) {
-        fprintf(stderr, "row-version: AES-128 failed\n");
-        abort();
-    }
+    aes128_encrypt(&aes, block, u->parts);
     uuid_set_v4(u);
     n_generated++;
 }

@@ -9,7 +9,6 @@
 #include "db.h"
 #include "ds.h"
 #include "json.h"
-#include "row-version.h"
 #include "util.h"
 
 #define LONG_BITS (sizeof(unsigned long) * CHAR_BIT)
@@ -291,7 +290,7 @@ txn_table_from_json(struct txn *txn, struct table *t,
                 row_destroy(row, t->schema);
             } else {
                 /* As ovsdb_txn_row_insert(). */
-                row_version_generate(&row_ovs(row)->version_key->uuid);
+                row_new_version(row);
                 table_link_row(t, row);
                 txn_row_create(txn, t, NULL, row);
             }
@@ -1029,7 +1028,7 @@ update_version(struct txn *txn OVS_UNUSED, struct txn_row *tr)
         const struct table_schema *ts = txn_row_schema(tr);
         for (unsigned int i = 0; i < ts->n_columns; i++) {
             if (bit_is_set(tr->changed, i)) {
-                row_version_generate(&row_ovs(tr->new)->version_key->uuid);
+                row_new_version(tr->new);
                 break;
             }
         }

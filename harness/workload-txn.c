@@ -3,8 +3,9 @@
  * serialized first, as a client would; then, round-robin over the clients,
  * the server side is measured per transaction: parse the request, execute
  * the insert (the row data is cloned into the transaction and again into
- * the database, as OVSDB copies rows on commit), append a log record (to a
- * memory sink) and build + serialize the reply. */
+ * the database, as OVSDB copies rows on commit; the full model draws the
+ * row's _version, as ovsdb_txn_row_insert() does), append a log record (to
+ * a memory sink) and build + serialize the reply. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +13,12 @@
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"
+#include "ovsdb/out-file.h"
 #include "ovsdb/record.h"
 #include "ovsdb/rng.h"
 #include "ovsdb/schema.h"
 #include "phases.h"
+#include "row-version.h"
 #include "util.h"
 #include "workload.h"
 
@@ -119,6 +122,7 @@ execute(struct db *db, struct table *table, const struct json *request,
     /* Commit: the database gets its own copy of the row. */
     struct row *db_row = row_clone(txn_row, table->schema);
     struct row *inserted = table_insert_row(table, &uuid);
+    row_new_version(inserted);      /* As ovsdb_txn_row_insert(). */
     for (unsigned int i = 0; i < table->schema->n_columns; i++) {
         datum_swap(&inserted->fields[i], &db_row->fields[i]);
     }
@@ -186,6 +190,7 @@ txn_run(struct phases *p, const struct workload_options *o)
     struct ds log = DS_EMPTY_INITIALIZER;
     struct ds out = DS_EMPTY_INITIALIZER;
     uint64_t log_bytes = 0;
+    uint64_t versions_before = row_version_count();
     phases_begin(p, "server");
     double start = metrics_now_ms();
     for (k = 0; k < n_txns && !error; k++) {
@@ -217,8 +222,24 @@ txn_run(struct phases *p, const struct workload_options *o)
                   : 0);
     phases_counter(p, "log_bytes", log_bytes);
     phases_counter(p, "rows", table->n_rows);
+    if (db_model == DB_MODEL_FULL) {
+        phases_counter(p, "row_versions",
+                       row_version_count() - versions_before);
+    }
     ds_destroy(&log);
     ds_destroy(&out);
+
+    /* --output: the inserted rows as `ovsdb-client dump` shows them, their
+     * _version included (tests); outside the measured phases. */
+    if (o->output && p->repetition == 0 && !error) {
+        struct json *dump = dump_reply(db, 1);
+        struct ds text = DS_EMPTY_INITIALIZER;
+        json_to_ds(dump, JSSF_SORT, &text);
+        json_destroy(dump);
+        ds_put_char(&text, '\n');
+        error = out_file_write_all(o->output, text.string, text.length);
+        ds_destroy(&text);
+    }
 
     phases_begin(p, "free");
     db_destroy(db);
@@ -235,8 +256,11 @@ const struct workload workload_txn = {
     .summary = "seed 1: C clients x M inserts of a 4-column row",
     .help = "           --clients C (default 5), --txns M per client\n"
             "           (default 1000); built-in schema, no DATASET needed;\n"
+            "           --output FILE writes the database after the\n"
+            "           inserts as dump's reply (sorted keys);\n"
             "           phases: client (requests), server (per-txn latency\n"
-            "           as iterations, counter txn_per_s), free\n",
+            "           as iterations, counters txn_per_s, rows;\n"
+            "           full model: row_versions), free\n",
     .needs_dataset = false,
     .prepare = txn_prepare,
     .describe = txn_describe,

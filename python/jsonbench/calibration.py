@@ -15,8 +15,9 @@ standard library only:
   pairs(models, targets)       which real build each model impl is compared
                                with, and in which role: "calibration" (same
                                JSON representation, same server code era as
-                               the model's load path) or "reference" (same
-                               representation, older server code)
+                               the model's load path), "reference" (same
+                               representation, older server code) or
+                               "reference (server era unknown)"
   run_order(env)               whether model and real ran interleaved or
                                grouped (env.json "run_order"), and what that
                                means for the ratios
@@ -69,6 +70,11 @@ DEFAULT_RAFT_MODE = "serialized"
 MODEL_SERVER_ERA = "current"
 ROLE_CALIBRATION = "calibration"
 ROLE_REFERENCE = "reference"
+# A build whose server code era nobody could tell (results made before it
+# was recorded, no OVS tree to look its commit up in): not the model's
+# calibration until shown to be.
+ROLE_UNKNOWN = "reference (server era unknown)"
+ROLES = (ROLE_CALIBRATION, ROLE_REFERENCE, ROLE_UNKNOWN)
 
 
 def _first(*vals):
@@ -235,10 +241,12 @@ def pair_ratios(medians, model_impl, real_impl,
 
 def pair_role(target):
     """'calibration' when a real target ({"server_era": ...}) runs the
-    server code the model was calibrated against (or its era is unknown),
-    'reference' when it runs older server code."""
+    server code the model was calibrated against, 'reference' when it runs
+    older server code, ROLE_UNKNOWN when its era is unknown."""
     era = target.get("server_era")
-    if era and era != MODEL_SERVER_ERA:
+    if not era:
+        return ROLE_UNKNOWN
+    if era != MODEL_SERVER_ERA:
         return ROLE_REFERENCE
     return ROLE_CALIBRATION
 
@@ -251,14 +259,14 @@ def pairs(model_impls, targets, given=None):
     only given their role.  Without them each model impl that ran is
     paired with every build of its representation: first the ones of the
     model's server era (the calibration), then the older ones (labelled
-    references)."""
+    references), then those of unknown era."""
     info = {t["name"]: t for t in targets}
     if given:
         return [{"impl": m, "target": r, "role": pair_role(info.get(r, {})),
                  "server_era": info.get(r, {}).get("server_era")}
                 for m, r in given]
     out = []
-    for role in (ROLE_CALIBRATION, ROLE_REFERENCE):
+    for role in ROLES:
         for t in targets:
             impl = t.get("representation")
             if impl not in model_impls or pair_role(t) != role:

@@ -72,7 +72,9 @@ def parse_args(argv):
     ap.add_argument("--ovs-tree", metavar="DIR",
                     help="an OVS git tree (work tree or bare git dir): also measure the "
                          "claims whose change is a pair of OVS commits (claims/real-ovs.json) "
-                         "on real OVS builds (cached), for the 'real OVS' columns")
+                         "on real OVS builds (cached), for the 'real OVS' columns; with "
+                         "--from-results, where the real builds' commits are looked up when "
+                         "their runs did not record their server code era")
     ap.add_argument("--real-only", action="store_true",
                     help="with --ovs-tree: measure only the real-OVS runs (real builds do "
                          "not change when the model does; combine them later with a model "
@@ -574,6 +576,7 @@ def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
     have = {t["name"] for t in env.get("ovs_targets", [])}
     env["ovs_targets"] = env.get("ovs_targets", []) + [
         t for t in env_b.get("ovs_targets", []) if t["name"] not in have]
+    _record_eras(index["entries"], env["ovs_targets"], real_b.get("ovs_tree"))
     for k in ("ovs_build_failures", "ovs_ab_pairs"):
         env[k] = env.get(k) or env_b.get(k, [])
     if real_a.get("runs"):
@@ -586,6 +589,28 @@ def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
         meta_a["real"].pop("source", None)     # The older, single-folder key.
     log("reproduce: %d real-OVS runs taken from %s" % (len(taken), build.rel(other)))
     return taken
+
+
+def _record_eras(entries, targets, ovs_tree):
+    """Real runs made before the server code era was recorded get it here,
+    derived from their version and commit (representation.
+    derive_server_era(): the tree each build came from, else the run's
+    --ovs-tree), with how it was told in "ovs_server_era_source"; an era
+    nobody can tell stays unrecorded (unknown)."""
+    from .realovs import representation
+    source = {t["name"]: t.get("ovs_source") or "" for t in targets}
+    for item in list(targets) + [e for e in entries if e.get("real_ovs")]:
+        if item.get("ovs_server_era"):
+            continue
+        name = item.get("name") or item.get("impl")
+        src = item.get("ovs_source") or source.get(name, "")
+        trees = [src.rsplit("@", 1)[0] if "@" in src else None, ovs_tree]
+        era, how = representation.derive_server_era(
+            item.get("ovs_commit") or "", item.get("ovs_version") or "",
+            [t for t in trees if t])
+        if era:
+            item["ovs_server_era"] = era
+            item["ovs_server_era_source"] = "derived when joined: " + how
 
 
 def _note_export(env):
@@ -613,7 +638,8 @@ def render(args, out_dir):
     if os.path.exists(env_path):
         gbench.write_atomic(env_path, _note_export(gbench.read(env_path)))
     scale = loaded[2].get("scale")
-    html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale)
+    html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale,
+                    ovs_trees=[args.ovs_tree] if getattr(args, "ovs_tree", None) else None)
     md = os.path.join(out_dir, "report.md")
     log("reproduce: report %s" % build.rel(html))
     log("reproduce: report %s" % build.rel(md))

@@ -6,7 +6,9 @@ dumps, another seed other _version values and nothing else changed; the
 compacted file holds no _version (ovsdb-tool compact does not write the
 column, which is not persistent) and does not depend on the seed; a
 snapshot's load draws one _version per row, a log's one more per change;
-every row changed by a monitor batch draws one; json-only draws none.
+every row changed by a monitor batch draws one; every row the txn
+workload inserts draws one (distinct, the same for the same seed, in its
+--output dump), json-only draws none.
 
 usage: test_row_version.py EXE LOG_DB MONITOR_DB
 """
@@ -20,7 +22,8 @@ from harnesslib import (bench, check_versions, dump_versions, fail,
 
 def output(exe, workload, db, tmp, extra=()):
     out = os.path.join(tmp, workload + '.out')
-    run([exe, workload, '--no-sha256', '--output', out] + list(extra) + [db])
+    run([exe, workload, '--no-sha256', '--output', out] + list(extra)
+        + ([db] if db else []))
     with open(out, 'rb') as f:
         return f.read()
 
@@ -28,7 +31,7 @@ def output(exe, workload, db, tmp, extra=()):
 def results(exe, workload, db, tmp, extra=()):
     res = os.path.join(tmp, 'r.json')
     run([exe, workload, '--no-sha256', '--results', res] + list(extra)
-        + [db])
+        + ([db] if db else []))
     return load_results(res)
 
 
@@ -80,6 +83,28 @@ def check_monitor(exe, db, tmp):
              % (b.get('row_versions'), b['rows_per_batch']))
 
 
+def check_txn(exe, tmp):
+    opts = ['--clients', '3', '--txns', '20']
+    one = output(exe, 'txn', '', tmp, opts)
+    check_versions('txn seed 1', one)
+    versions = dump_versions(one)
+    if len(versions) != 60:
+        fail('txn: %d rows with _version, wanted 60' % len(versions))
+    if output(exe, 'txn', '', tmp, opts + ['--seed', '1']) != one:
+        fail('txn: two runs with seed 1 differ')
+    two = dump_versions(output(exe, 'txn', '', tmp, opts + ['--seed', '2']))
+    if set(two) & set(versions):
+        fail('txn: seeds 1 and 2 share _version values')
+    b = bench(results(exe, 'txn', '', tmp, opts), 'txn/server')
+    if b.get('row_versions') != b['rows'] or b['rows'] != 60:
+        fail('txn: %s _version drawn for %s rows'
+             % (b.get('row_versions'), b['rows']))
+    b = bench(results(exe, 'txn', '', tmp, opts + ['--model', 'json-only']),
+              'txn/server')
+    if 'row_versions' in b:
+        fail('json-only txn reports row_versions %s' % b['row_versions'])
+
+
 def main():
     if len(sys.argv) != 4:
         fail(__doc__)
@@ -90,6 +115,7 @@ def main():
             f.write(check_seeds(exe, db, tmp))
         check_counts(exe, db, snapshot, tmp)
         check_monitor(exe, monitor_db, tmp)
+        check_txn(exe, tmp)
     print('_version: one per row, drawn per insert and change, same for the '
           'same seed')
 

@@ -8,6 +8,7 @@
 
 #include "ds.h"
 #include "json.h"
+#include "ovsdb/aes128.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/log-reader.h"
 #include "ovsdb/mapped-reader.h"
@@ -394,6 +395,49 @@ test_sort(void)
     db_schema_destroy(s);
 }
 
+static void
+hex_bytes(const char *hex, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned int b;
+        CHECK(sscanf(hex + 2 * i, "%2x", &b) == 1);
+        out[i] = b;
+    }
+}
+
+/* FIPS-197's known answers (appendix B, appendix C.1), in place too. */
+static void
+test_aes128(void)
+{
+    static const char *const vectors[][3] = {  /* key, plain, cipher */
+        { "2b7e151628aed2a6abf7158809cf4f3c",
+          "3243f6a8885a308d313198a2e0370734",
+          "3925841d02dc09fbdc118597196a0b32" },
+        { "000102030405060708090a0b0c0d0e0f",
+          "00112233445566778899aabbccddeeff",
+          "69c4e0d86a7b0430d8cdb78070b4c55a" },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(vectors); i++) {
+        uint8_t key[16], plain[16], want[16], got[16];
+        struct aes128 aes;
+
+        hex_bytes(vectors[i][0], key, 16);
+        hex_bytes(vectors[i][1], plain, 16);
+        hex_bytes(vectors[i][2], want, 16);
+        aes128_schedule(&aes, key);
+        aes128_encrypt(&aes, plain, got);
+        CHECK(!memcmp(got, want, 16));
+        aes128_encrypt(&aes, plain, plain);
+        CHECK(!memcmp(plain, want, 16));
+    }
+    /* Appendix A.1: the last round key of 2b7e1516... */
+    struct aes128 aes;
+    uint8_t key[16];
+    hex_bytes(vectors[0][0], key, 16);
+    aes128_schedule(&aes, key);
+    CHECK(aes.rk[40] == 0xd014f9a8 && aes.rk[43] == 0xb6630ca6);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -404,7 +448,7 @@ main(int argc, char *argv[])
         { "record", test_record }, { "readers", test_readers },
         { "out-file", test_out_file }, { "uuid", test_uuid },
         { "rng", test_rng }, { "schema", test_schema },
-        { "sort", test_sort },
+        { "sort", test_sort }, { "aes128", test_aes128 },
     };
     for (size_t i = 0; i < ARRAY_SIZE(groups); i++) {
         if (argc < 2 || !strcmp(argv[1], groups[i].name)) {

@@ -3,7 +3,8 @@
 fails stands for a commit that does not build.  Its failure is reported
 with the log tail, cached by commit (a second run does not rebuild), and
 does not stop the installed target's run.  A tree whose build succeeds
-(fake programs) is cached and reused.
+(fake programs) is cached and reused, and its target (from the cache)
+has its server code era.
 
 usage: test_build_cache.py OVSDB-GEN SOURCE-ROOT
 """
@@ -112,6 +113,17 @@ def main():
                 or not meta["compiler"]:
             fail("good build metadata: %s" % meta)
         print("ok: a built commit is cached and reused")
+
+        # The cached build's target still gets its server code era (from
+        # its release version here), which every run records.
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        from jsonbench.realovs import build as rbuild
+        t = rbuild.build_commit(good, "HEAD", cache_dir=cache)
+        if t.server_era != "current" or \
+                t.context().get("ovs_server_era") != "current":
+            fail("cached build without its server era: %r / %r"
+                 % (t.server_era, t.context().get("ovs_server_era")))
+        print("ok: a cached build records its server era")
 
 
 main()

@@ -25,7 +25,11 @@ January 2024 (OVS 3.3, backported to 3.0.6, 3.1.4 and 3.2.2):
 Builds without them ("pre-2024", e.g. Debian 12's 3.1.0) execute 9% more
 instructions to load NB (docs/model.md, "Which real build calibrates which
 impl"), none of it in the JSON layer: they are a reference for the model,
-not its calibration.
+not its calibration.  Results made before the era was recorded get it at
+rendering time (derive_server_era()): a release version tells; a
+development snapshot (2.6.90) needs its commit in an OVS tree, where the
+ancestry of those commits or, without their history, a commit date before
+their parents' decides.  Otherwise the era is unknown, never assumed.
 """
 
 import os
@@ -51,17 +55,41 @@ def _git_cmd(tree):
     return ["git", "--git-dir", tree]
 
 
-def _contains(tree, commit, change):
-    """True/False when 'tree' knows 'change', None when it does not (a
-    shallow clone or another history)."""
-    git = _git_cmd(tree)
-    known = subprocess.run(git + ["cat-file", "-e", change + "^{commit}"],
-                           capture_output=True)
-    if known.returncode:
+def _git(tree, *args):
+    """The completed git command in 'tree', None when git cannot run there
+    (no git, no such folder)."""
+    if not tree or not os.path.isdir(tree):
         return None
-    r = subprocess.run(git + ["merge-base", "--is-ancestor", change, commit],
-                       capture_output=True)
-    return r.returncode == 0
+    try:
+        return subprocess.run(_git_cmd(tree) + list(args),
+                              capture_output=True, text=True)
+    except OSError:
+        return None
+
+
+def _known(tree, commit):
+    r = _git(tree, "cat-file", "-e", (commit or "-") + "^{commit}")
+    return r is not None and r.returncode == 0
+
+
+def _contains(tree, commit, change):
+    """True/False when 'tree' knows both 'change' and 'commit', None when
+    it does not (a shallow clone, another history, no tree)."""
+    if not _known(tree, change) or not _known(tree, commit):
+        return None
+    r = _git(tree, "merge-base", "--is-ancestor", change, commit)
+    return r is not None and r.returncode == 0
+
+
+def _commit_time(tree, commit):
+    """Committer time of 'commit' in 'tree' (s since the epoch), or None."""
+    if not _known(tree, commit):
+        return None
+    r = _git(tree, "show", "-s", "--format=%ct", commit + "^{commit}")
+    try:
+        return int(r.stdout.strip())
+    except (AttributeError, ValueError):
+        return None
 
 
 def of_commit(tree, commit, version=""):
@@ -96,6 +124,10 @@ CURRENT = "current"
 PRE_2024 = "pre-2024"
 ERA_COMMITS = ["6f11d9daad526bf51ee1538c7451a04572dc7a12",
                "d51d4f42d3e880dce7c13b1437c8d5d1312ecbd5"]
+# The older parent of ERA_COMMITS (4102674b3) was committed at this time,
+# 2024-01-04 13:26:20 UTC: a commit made before it cannot contain them,
+# which a tree without their history can still tell from the commit's date.
+ERA_PARENT_TIME = 1704374780
 ERA_FIRST_RELEASE = {(3, 0): 6, (3, 1): 4, (3, 2): 2}
 ERA_FIRST_MINOR = (3, 3)
 # Patch numbers from here on are development snapshots of the next release
@@ -122,12 +154,55 @@ def server_era_of_version(version):
 def server_era_of_commit(tree, commit, version=""):
     """Server code era of 'commit' in 'tree': CURRENT when it contains
     ERA_COMMITS; else what a release version says (a release branch
-    holds backports, not these commits); else PRE_2024.  None when
-    neither the tree nor the version can tell."""
+    holds backports, not these commits); else PRE_2024 when the tree
+    shows it lacks them (their ancestry, or a commit date before their
+    parents').  None when neither the tree nor the version can tell."""
+    return server_era_with_reason(tree, commit, version)[0]
+
+
+def server_era_with_reason(tree, commit, version=""):
+    """(era, how it was told) of server_era_of_commit(); era None when
+    unknown, 'how' then says why."""
     inside = [_contains(tree, commit, c) for c in ERA_COMMITS]
     if all(inside):
-        return CURRENT
+        return CURRENT, "git ancestry in %s" % tree
     by_version = server_era_of_version(version)
-    if by_version is not None or None in inside:
-        return by_version
-    return PRE_2024
+    if by_version is not None:
+        return by_version, "release version %s" % version
+    if None not in inside:
+        return PRE_2024, "git ancestry in %s" % tree
+    if not tree or not os.path.isdir(tree):
+        return None, "no OVS tree at %s" % (tree or "(none given)")
+    when = _commit_time(tree, commit)
+    if when is not None and when < ERA_PARENT_TIME:
+        return PRE_2024, "commit date in %s" % tree
+    if when is None:
+        return None, "%s not in %s" % ((commit or "no commit")[:12],
+                                       tree or "no OVS tree")
+    return None, "%s lacks the history of %s" % (tree, ERA_COMMITS[0][:9])
+
+
+_derived = {}
+
+
+def derive_server_era(commit, version, trees):
+    """(era, how) of a build whose results did not record its era (made
+    before it was recorded): its release version, else its commit in the
+    first of 'trees' (OVS git trees or git dirs; missing ones skipped)
+    that can tell.  era None when none can: unknown, which is not the
+    model's era."""
+    key = (commit, version, tuple(trees))
+    if key not in _derived:
+        era, how = server_era_of_version(version), "release version %s" % version
+        if era is None:
+            whys = []
+            for tree in dict.fromkeys(t for t in trees if t):
+                era, how = server_era_with_reason(tree, commit, version)
+                if era is not None:
+                    break
+                whys.append(how)
+            if era is None:
+                how = "; ".join(whys) or "no OVS tree to look %s up in" % (
+                    (commit or "its commit")[:12])
+        _derived[key] = (era, how)
+    return _derived[key]

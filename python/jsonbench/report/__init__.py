@@ -31,9 +31,13 @@ def _write_atomic(path, text):
     os.replace(tmp, path)
 
 
-def generate(results_dir, out_dir=None, title=None, sections=None):
-    """Write report.md, report.html and charts/*.png; return the html path."""
+def generate(results_dir, out_dir=None, title=None, sections=None,
+             ovs_trees=None):
+    """Write report.md, report.html and charts/*.png; return the html path.
+    'ovs_trees': OVS git trees in which the real builds' commits are looked
+    up when their runs did not record their server code era."""
     rs = results.load(results_dir)
+    rs.ovs_trees = list(ovs_trees or [])
     if not rs.entries:
         raise SystemExit("report: no results in %s (expected index.json or "
                          "google-benchmark JSON files)" % results_dir)
@@ -69,8 +73,13 @@ def main(argv):
     ap.add_argument("results", help="results folder (results/<stamp>-<commit>/) or a JSON file")
     ap.add_argument("--out", help="output folder (default: the results folder)")
     ap.add_argument("--title")
+    ap.add_argument("--ovs-tree", metavar="DIR",
+                    help="an OVS git tree (work tree or bare git dir) holding the real "
+                         "builds' commits: tells the server code era of runs that did not "
+                         "record it")
     args = ap.parse_args(argv)
-    path = generate(args.results, args.out, args.title)
+    path = generate(args.results, args.out, args.title,
+                    ovs_trees=[args.ovs_tree] if args.ovs_tree else None)
     print("report: %s" % path)
     print("report: %s" % os.path.join(os.path.dirname(path), "report.md"))
     return 0

@@ -20,21 +20,61 @@ from ..metrics import fmt_value
 from .common import model_entries, real_entries
 
 
+def ovs_trees(rs, meta):
+    """The OVS git trees a build's commit can be looked up in: the one given
+    to the report (rs.ovs_trees, e.g. reproduce --ovs-tree), the tree the
+    build was made from (its "ovs_source", TREE@COMMIT) and the run's
+    --ovs-tree (claims-run.json); missing ones are skipped later."""
+    trees = list(getattr(rs, "ovs_trees", None) or [])
+    source = meta.get("ovs_source") or ""
+    if "@" in source:
+        trees.append(source.rsplit("@", 1)[0])
+    trees.append(rs.env.get("ovs_tree"))
+    path = os.path.join(rs.root, "claims-run.json")
+    if os.path.exists(path):
+        try:
+            with open(path) as f:
+                trees.append((json.load(f).get("real") or {}).get("ovs_tree"))
+        except (OSError, ValueError):
+            pass
+    return [t for t in trees if t]
+
+
+def server_era(rs, meta):
+    """(era, how) of a real build: what its runs recorded, else derived
+    from its version and commit (representation.derive_server_era()) for
+    results made before the era was recorded; era None when unknown."""
+    if meta.get("ovs_server_era"):
+        return meta["ovs_server_era"], meta.get("ovs_server_era_source") or \
+            "recorded"
+    return representation.derive_server_era(
+        meta.get("ovs_commit") or "", meta.get("ovs_version") or "",
+        ovs_trees(rs, meta))
+
+
+def _target_meta(rs, e):
+    """Everything known about the build of real entry 'e': the run's
+    context, its index entry and the folder's env.json target."""
+    info = {t["name"]: t for t in rs.env.get("ovs_targets", [])}
+    meta = dict(info.get(e.impl, {}))
+    meta.update({k: v for k, v in e.context.items() if v not in (None, "")})
+    meta.update({k: v for k, v in e.meta.items() if v not in (None, "")})
+    return meta
+
+
 def real_targets(rs):
-    """[{"name", "representation", "server_era", "version"}] of the real
-    builds that ran, in run order.  Results written before the server era
-    was recorded get it from their version (a release) when it can tell."""
+    """[{"name", "representation", "server_era", "how", "version"}] of the
+    real builds that ran, in run order ("how": how the era was told)."""
     out, seen = [], set()
     for e in real_entries(rs):
         if e.impl in seen:
             continue
         seen.add(e.impl)
-        meta = dict(e.context, **e.meta)
-        era = meta.get("ovs_server_era") or \
-            representation.server_era_of_version(meta.get("ovs_version"))
+        meta = _target_meta(rs, e)
+        era, how = server_era(rs, meta)
         out.append({"name": e.impl,
                     "representation": meta.get("ovs_representation"),
-                    "server_era": era,
+                    "server_era": era, "how": how,
                     "version": meta.get("ovs_version") or ""})
     return out
 
@@ -57,29 +97,48 @@ ROLE_TEXT = {
     "server code (before OVS 6f11d9daa and d51d4f42d, 2024): its load "
     "commits each record with more work that has nothing to do with JSON, "
     "so model/real here also measures that (docs/model.md)",
+    calibration.ROLE_UNKNOWN: "reference (server era unknown): same JSON "
+    "representation, but whether its server code is the one the model's "
+    "load path follows could not be told (see the targets table), so it "
+    "does not calibrate the model; `--ovs-tree DIR` with an OVS tree "
+    "holding its commit tells",
 }
 
 
+# The role in a pair's title, inside its parentheses.
+ROLE_TITLE = {calibration.ROLE_CALIBRATION: "calibration",
+              calibration.ROLE_REFERENCE: "reference",
+              calibration.ROLE_UNKNOWN: "reference, server era unknown"}
+
+
 def targets_table(rs):
-    rows, seen = [], set()
-    info = {t["name"]: t for t in rs.env.get("ovs_targets", [])}
+    """The builds' table and the notes on server eras derived here."""
+    rows, told = [], {}
+    for e, t in zip(_first_real_entries(rs), real_targets(rs)):
+        meta = _target_meta(rs, e)
+        era = t["server_era"] or "unknown"
+        if t["how"] != "recorded":
+            told.setdefault((era, t["how"]), []).append("`%s`" % e.impl)
+        rows.append([e.impl, meta.get("ovs_version", ""),
+                     (meta.get("ovs_commit") or "")[:12] or "-",
+                     meta.get("ovs_representation") or "-", era,
+                     meta.get("configure_flags") or "(defaults)",
+                     meta.get("compiler", "")])
+    table = Table(["target", "version", "commit", "representation (model impl)",
+                   "server code", "configure flags", "compiler"], rows,
+                  align=["l"] * 7)
+    notes = ["%s: %s (%s)" % (", ".join(names), era, how)
+             for (era, how), names in told.items()]
+    return table, notes
+
+
+def _first_real_entries(rs):
+    out, seen = [], set()
     for e in real_entries(rs):
-        if e.impl in seen:
-            continue
-        seen.add(e.impl)
-        t = dict(e.meta)
-        t.update(e.context)
-        t.update(info.get(e.impl, {}))
-        rows.append([e.impl, t.get("ovs_version", ""),
-                     (t.get("ovs_commit") or "")[:12] or "-",
-                     t.get("ovs_representation") or "-",
-                     t.get("ovs_server_era") or representation.
-                     server_era_of_version(t.get("ovs_version")) or "-",
-                     t.get("configure_flags") or "(defaults)",
-                     t.get("compiler", "")])
-    return Table(["target", "version", "commit", "representation (model impl)",
-                  "server code", "configure flags", "compiler"], rows,
-                 align=["l"] * 7)
+        if e.impl not in seen:
+            seen.add(e.impl)
+            out.append(e)
+    return out
 
 
 def failures_block(s, rs):
@@ -207,8 +266,11 @@ def known_calibration(ctx, path=None):
                "of these ratios is that: on the gate's NB load, 0.912 of the "
                "instruction ratio and 0.827 of the malloc-call ratio; against "
                "9669b50f5^ (the same representation, today's server code) the "
-               "model does 0-8%% more instructions and 4-6%% more malloc calls "
-               "(docs/model.md, *What the gate's ratio holds*).")
+               "model does 1-8%% fewer instructions and 1-2%% more malloc calls, "
+               "and its load's peak heap is 1.07-1.20x, the rest being "
+               "ovsdb-tool freeing each record's JSON before its commit, "
+               "which ovsdb-server does after (docs/model.md, *What the "
+               "gate's ratio holds*, *Peak heap against ovsdb-tool*).")
     s.para("Source: `baselines/gate.json`, measured %s at commit %s; datasets: "
            "%s.  Both sides under valgrind: instructions (cachegrind) "
            "and malloc calls (DHAT) net of the same command on an empty "
@@ -248,7 +310,10 @@ def build(ctx):
            "later, 3.0.6/3.1.4/3.2.2) is the impl's **calibration**; one of "
            "older server code (*pre-2024*, e.g. Debian 12's 3.1.0) is shown "
            "as a **reference**, since its model/real also measures the "
-           "server's older commit code (docs/model.md).  **model/real** "
+           "server's older commit code (docs/model.md); one whose server "
+           "code could not be told (results from before it was recorded, "
+           "no OVS tree holding its commit) is a **reference (server era "
+           "unknown)**, never the calibration.  **model/real** "
            "below 1 means the model uses less memory or time than real "
            "OVS.  Compact is the model's load + compact phases against one "
            "`ovsdb-tool compact` process.  Monitor "
@@ -266,7 +331,13 @@ def build(ctx):
                                  "  `scripts/suite.sh --order interleaved` (the "
                                  "default with real builds) measures them side "
                                  "by side."))
-    s.add(targets_table(rs))
+    table, notes = targets_table(rs)
+    s.add(table)
+    if notes:
+        s.para("Server code of the builds whose runs did not record it "
+               "(results from before it was recorded), told here: %s.  "
+               "An unknown one is not counted as the model's calibration."
+               % "; ".join(notes))
     failures_block(s, rs)
     pairs = pairs_of(rs)
     if not pairs:
@@ -280,7 +351,8 @@ def build(ctx):
         medians = calibration.load_medians(rs.root)
     for p in pairs:
         model, real = p["impl"], p["target"]
-        sub = s.subsection("`%s` vs real `%s` (%s)" % (model, real, p["role"]),
+        sub = s.subsection("`%s` vs real `%s` (%s)" % (
+            model, real, ROLE_TITLE[p["role"]]),
                            "mvr-%s-%s" % (model, real))
         text = ROLE_TEXT[p["role"]]
         sub.para("*%s%s.*" % (text[0].upper(), text[1:]))
