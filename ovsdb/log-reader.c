@@ -12,7 +12,14 @@
 #include "ovsdb/record.h"
 #include "util.h"
 
-#define READ_BUF_SIZE (256 * 1024)
+/* As ovsdb_log_read() reads, BUFSIZ bytes at a time.  A buffer of 128 KiB
+ * or more would be mmap()ed by glibc, and freeing it raises glibc's dynamic
+ * mmap threshold to its size: every later block of up to that size (a large
+ * table's rows, a reply's row array) would then come from the heap, and
+ * freeing one would make glibc consolidate every small freed block, work
+ * the server never does (docs/model.md, "Seed 4: where the model's dump
+ * and compaction differ"). */
+#define READ_BUF_SIZE 8192
 #define MAX_HEADER 128
 
 struct log_reader {
