@@ -33,17 +33,21 @@ dump_reply(const struct db *db, long long id)
 
     for (unsigned int i = 0; i < db->schema->n_tables; i++) {
         const struct table *t = &db->tables[i];
+        /* One array of the table's size, as ovsdb_row_set_to_json() makes
+         * it: the sorted rows' own array, each row replaced by its JSON.
+         * Growing it row by row, or a second array next to it, would leave
+         * freed blocks beside it, and freeing it then merges them into a
+         * chunk large enough to make glibc consolidate every small block
+         * of the reply, which the server's free of the reply never does. */
         struct row **rows = table_sorted_rows(t);
-        struct json *rows_json = json_array_create_empty();
-
+        struct json **elems = (struct json **) (void *) rows;
         for (size_t j = 0; j < t->n_rows; j++) {
-            json_array_add(rows_json, row_to_json(rows[j], t->schema,
-                                                  true, true));
+            const struct row *row = rows[j];
+            elems[j] = row_to_json(row, t->schema, true, true);
         }
-        xfree(rows);
 
         struct json *op = json_object_create();
-        json_object_put(op, "rows", rows_json);
+        json_object_put(op, "rows", json_array_create(elems, t->n_rows));
         json_array_add(result, op);
     }
     return jsonrpc_reply(json_integer_create(id), result);

@@ -13,9 +13,13 @@
 #include "util.h"
 
 /* The chunk ovsdb-server reads a record's data in (parse_body() in OVS's
- * ovsdb/log.c: fread() of BUFSIZ, 8 KiB with glibc, fed to the parser).
- * A larger buffer would be heap the server does not hold: 256 KiB made
- * the model's peak heap on the gate's tiny datasets 0.25 MB larger. */
+ * ovsdb/log.c: fread() of BUFSIZ, 8 KiB with glibc).  A larger buffer is
+ * heap the server does not hold (256 KiB made the gate's peak heap 0.25 MB
+ * larger), and one of 128 KiB or more is mmap()ed by glibc: freeing it
+ * raises the dynamic mmap threshold, so later large blocks come from the
+ * heap and freeing one consolidates every small freed block, work the
+ * server never does (docs/model.md, "Seed 4: where the model's dump and
+ * compaction differ"). */
 #define READ_BUF_SIZE (8 * 1024)
 #define MAX_HEADER 128
 
