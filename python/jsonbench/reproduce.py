@@ -604,7 +604,7 @@ def _record_eras(entries, targets, ovs_tree):
             continue
         name = item.get("name") or item.get("impl")
         src = item.get("ovs_source") or source.get(name, "")
-        trees = [src.rsplit("@", 1)[0] if "@" in src else None, ovs_tree]
+        trees = [representation.source_tree(src), ovs_tree]
         era, how = representation.derive_server_era(
             item.get("ovs_commit") or "", item.get("ovs_version") or "",
             [t for t in trees if t])

@@ -399,9 +399,10 @@ static void
 hex_bytes(const char *hex, uint8_t *out, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        unsigned int b;
-        CHECK(sscanf(hex + 2 * i, "%2x", &b) == 1);
-        out[i] = b;
+        int hi = hexit_value(hex[2 * i]);
+        int lo = hexit_value(hex[2 * i + 1]);
+        CHECK(hi >= 0 && lo >= 0);
+        out[i] = hi * 16 + lo;
     }
 }
 

@@ -18,6 +18,7 @@ import os
 import statistics
 import time
 
+from . import proc
 from .proc import RunError, _schedstat_cpu_s, _ticks_cpu_s
 
 # After the last client got its update, the server's CPU must stay still
@@ -25,15 +26,17 @@ from .proc import RunError, _schedstat_cpu_s, _ticks_cpu_s
 QUIET_S = 0.05
 
 
+def _size(path):
+    """Current size of a client's output file (0 if not there yet)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 def output_sizes(paths):
-    """Current sizes of the clients' output files (0 if not there yet)."""
-    out = []
-    for p in paths:
-        try:
-            out.append(os.path.getsize(p))
-        except OSError:
-            out.append(0)
-    return out
+    """Current sizes of the clients' output files."""
+    return [_size(p) for p in paths]
 
 
 def wait_grown(paths, sizes, timeout, what="update", poll_s=0.002):
@@ -45,7 +48,7 @@ def wait_grown(paths, sizes, timeout, what="update", poll_s=0.002):
     delay = poll_s
     while i < len(paths):
         # Files in order: once one has grown, it stays grown.
-        while i < len(paths) and output_sizes([paths[i]])[0] > sizes[i]:
+        while i < len(paths) and _size(paths[i]) > sizes[i]:
             i += 1
         if i == len(paths):
             return
@@ -75,15 +78,7 @@ def server_cpu_s(pid):
 def settle(pid, quiet_s=QUIET_S, timeout=60):
     """server_cpu_s() once it has not moved for 'quiet_s' (the server
     finished what it was doing), or the last reading after 'timeout'."""
-    deadline = time.monotonic() + timeout
-    last = server_cpu_s(pid)
-    while time.monotonic() < deadline:
-        time.sleep(quiet_s)
-        now = server_cpu_s(pid)
-        if now == last:
-            break
-        last = now
-    return last
+    return proc.settle(lambda: server_cpu_s(pid), quiet_s, timeout)
 
 
 def cpu_ms(a, b):

@@ -81,6 +81,20 @@ def proc_cpu_s(pid):
     return fine * user / ticks, fine * sys_ / ticks
 
 
+def settle(read, quiet_s, timeout, key=lambda v: v):
+    """read() once key(read()) has not moved for 'quiet_s' (the process
+    finished what it was doing), or the last reading after 'timeout'."""
+    deadline = time.monotonic() + timeout
+    last = read()
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        now = read()
+        if key(now) == key(last):
+            return now
+        last = now
+    return last
+
+
 def fine_cpu_clock():
     """True if proc_cpu_s has better than tick resolution here."""
     return _schedstat_cpu_s(os.getpid()) not in (None, 0.0)

@@ -182,6 +182,11 @@ def server_era_with_reason(tree, commit, version=""):
     return None, "%s lacks the history of %s" % (tree, ERA_COMMITS[0][:9])
 
 
+def source_tree(source):
+    """The OVS tree of a build's "ovs_source" (TREE@COMMIT), or None."""
+    return source.rsplit("@", 1)[0] if source and "@" in source else None
+
+
 _derived = {}
 
 

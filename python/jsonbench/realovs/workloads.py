@@ -52,7 +52,7 @@ import time
 from . import batches
 from . import gbench
 from . import jsonrpc
-from .proc import RunDir, RunError, copy_file, run_to_end, snapshot
+from .proc import RunDir, RunError, copy_file, run_to_end, settle, snapshot
 from .server import Server
 
 TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
@@ -159,15 +159,8 @@ def _db_name(target, path):
 def _settle(pid, quiet_s=0.3, timeout=600):
     """Waits until the server's CPU time stops moving (it has sent what
     it had to send); returns its snapshot then."""
-    deadline = time.monotonic() + timeout
-    last = snapshot(pid)
-    while time.monotonic() < deadline:
-        time.sleep(quiet_s)
-        now = snapshot(pid)
-        if now["user"] + now["sys"] == last["user"] + last["sys"]:
-            return now
-        last = now
-    return last
+    return settle(lambda: snapshot(pid), quiet_s, timeout,
+                  key=lambda s: s["user"] + s["sys"])
 
 
 def _percentile(v, p):

@@ -26,9 +26,7 @@ def ovs_trees(rs, meta):
     build was made from (its "ovs_source", TREE@COMMIT) and the run's
     --ovs-tree (claims-run.json); missing ones are skipped later."""
     trees = list(getattr(rs, "ovs_trees", None) or [])
-    source = meta.get("ovs_source") or ""
-    if "@" in source:
-        trees.append(source.rsplit("@", 1)[0])
+    trees.append(representation.source_tree(meta.get("ovs_source")))
     trees.append(rs.env.get("ovs_tree"))
     path = os.path.join(rs.root, "claims-run.json")
     if os.path.exists(path):
@@ -65,11 +63,8 @@ def _target_meta(rs, e):
 def real_targets(rs):
     """[{"name", "representation", "server_era", "how", "version"}] of the
     real builds that ran, in run order ("how": how the era was told)."""
-    out, seen = [], set()
-    for e in real_entries(rs):
-        if e.impl in seen:
-            continue
-        seen.add(e.impl)
+    out = []
+    for e in _first_real_entries(rs):
         meta = _target_meta(rs, e)
         era, how = server_era(rs, meta)
         out.append({"name": e.impl,
@@ -133,6 +128,7 @@ def targets_table(rs):
 
 
 def _first_real_entries(rs):
+    """The first entry of each real build, in run order."""
     out, seen = [], set()
     for e in real_entries(rs):
         if e.impl not in seen:
