@@ -92,4 +92,68 @@ def collect_env(root, build_dir, allocator):
         "git_dirty": "modified files" if dirty else "clean",
         "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M:%S"),
         "hyperfine": _run(["hyperfine", "--version"]),
+        "timing_hazards": timing_hazards(),
     }
+
+
+def _read(sysroot, path):
+    try:
+        with open(os.path.join(sysroot, path.lstrip("/"))) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def _largest_buddy_order(sysroot):
+    """The largest free-block order the page allocator keeps (10 on x86_64):
+    /proc/buddyinfo has one column per order after 'Node N, zone NAME'."""
+    text = _read(sysroot, "/proc/buddyinfo")
+    if not text:
+        return None
+    widths = [len(line.split()) - 4 for line in text.splitlines() if line.startswith("Node")]
+    return max(widths) - 1 if widths and max(widths) > 0 else None
+
+
+def _balloon_bound(sysroot):
+    drv = os.path.join(sysroot, "sys/bus/virtio/drivers/virtio_balloon")
+    try:
+        return any(n.startswith("virtio") for n in os.listdir(drv))
+    except OSError:
+        return False
+
+
+def timing_hazards(sysroot="/"):
+    """Kernel settings that were seen to swing one process's CPU seconds by
+    more than the effects the suite measures (docs/suite.md, 'Machine
+    settings that swamp the effects').  Each is a dict: setting, value,
+    effect, fix.  sysroot lets tests point it at a made-up tree."""
+    out = []
+    if _read(sysroot, "/proc/sys/kernel/sched_autogroup_enabled") == "1":
+        out.append({
+            "setting": "kernel.sched_autogroup_enabled", "value": "1",
+            "effect": "the scheduler shares CPU between sessions, not processes: a timed "
+                      "process competes with a whole other session's threads as one peer",
+            "fix": "echo 0 > /proc/sys/kernel/sched_autogroup_enabled"})
+    order = _read(sysroot, "/sys/module/page_reporting/parameters/page_reporting_order")
+    largest = _largest_buddy_order(sysroot)
+    if order is not None and _balloon_bound(sysroot):
+        try:
+            active = largest is None or int(order) <= largest
+        except ValueError:
+            active = False
+        if active:
+            out.append({
+                "setting": "free page reporting (virtio_balloon)",
+                "value": "page_reporting_order=%s" % order,
+                "effect": "freed memory is handed back to the host; faulting it in again "
+                          "costs the next run ~20x more system time per page, and how much "
+                          "was handed back depends on what ran before",
+                "fix": "echo %d > /sys/module/page_reporting/parameters/page_reporting_order, "
+                       "then touch all free memory once" % ((largest or 10) + 1)})
+    return out
+
+
+def warn_timing_hazards(hazards, log):
+    for h in hazards:
+        log("warning: timing hazard: %s = %s: %s (to stop it: %s)"
+            % (h["setting"], h["value"], h["effect"], h["fix"]))

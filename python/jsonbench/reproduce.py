@@ -28,7 +28,7 @@ import time
 from . import ROOT, build, gbench
 from . import claims as C
 from . import realclaims
-from .env import collect_env, git_short_commit
+from .env import collect_env, git_short_commit, timing_hazards, warn_timing_hazards
 from .util import fmt_dur, log, sha256_of
 
 DEFAULT_CLAIMS = os.path.join(ROOT, "claims", "seeds.json")
@@ -422,6 +422,7 @@ def main(argv):
         ROOT, "results", "reproduce-%s-%s" % (stamp, git_short_commit(ROOT))))
     os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
     ds = prepare_datasets(args, p)
+    warn_timing_hazards(timing_hazards(), log)
     log("reproduce: %d claims, %d runs x %d repetitions = %d processes, scale %g -> %s"
         % (p.n_claims, p.n_runs(), args.repetitions, len(p.steps), args.scale,
            build.rel(out_dir)))

@@ -31,7 +31,7 @@ import tempfile
 import time
 
 from . import ROOT, build, gbench, suite_order
-from .env import collect_env, git_short_commit
+from .env import collect_env, git_short_commit, warn_timing_hazards
 from .util import fmt_dur, log, sha256_of
 
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
@@ -549,6 +549,7 @@ def main(argv):
     env["command"] = "scripts/suite.sh " + shlex.join(argv)
     env["datasets"] = [{k: ds.get(k) for k in ("label", "path", "kind", "scale", "form",
                                                "sha256", "bytes")} for ds in used]
+    warn_timing_hazards(env["timing_hazards"], log)
     log("suite: %d jobs (%s x %d impls) x %d repetitions -> %s"
         % (len(jobs), ", ".join(w for w in workloads if w != "micro"), len(impls),
            args.repetitions, os.path.relpath(out_dir, ROOT)))

@@ -36,6 +36,10 @@ def build(ctx):
             "%s / %s (on %s cores; well above the core count means other work "
             "shared the CPUs and timings are noisy)" % (
                 env["loadavg_start"], env.get("loadavg_end", "?"), env.get("nproc", "?")))
+    for h in env.get("timing_hazards") or []:
+        add("timing hazard", "%s = %s: %s; CPU and wall times may swing by more than "
+            "the effects (to stop it: %s)" % (h.get("setting"), h.get("value"),
+                                             h.get("effect"), h.get("fix")))
     add("results folder", rs.root)
     s = Section("Environment", "environment")
     s.add(Table(["", ""], rows, align=["l", "l"]))
