@@ -2,9 +2,12 @@
 # Installs the Debian packages the project needs, only if something is
 # missing.  Safe to run again; needs root (or sudo) only when installing.
 #
-# usage: scripts/deps.sh [--fuzz]
-#   --fuzz   also clang 14 and its runtimes (libFuzzer), for scripts/fuzz.sh;
-#            nothing else needs them
+# usage: scripts/deps.sh [--fuzz | --ovs-build]
+#   --fuzz       also clang 14 and its runtimes (libFuzzer), for scripts/fuzz.sh;
+#                nothing else needs them
+#   --ovs-build  also what building OVS from a git tree takes (autoconf,
+#                automake, libtool), for real OVS in the loop
+#                (scripts/real-ovs.sh, --ovs-tree); the runner calls it
 set -euo pipefail
 
 packages=(
@@ -13,9 +16,12 @@ packages=(
   hyperfine valgrind python3 python3-matplotlib python3-scipy
   openvswitch-common ovn-common ovn-central
 )
-if [ "${1:-}" = "--fuzz" ]; then
-  packages+=(clang libclang-rt-14-dev)
-fi
+case "${1:-}" in
+  --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+  --ovs-build) packages+=(autoconf automake libtool) ;;
+  "") ;;
+  *) echo "usage: scripts/deps.sh [--fuzz | --ovs-build]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

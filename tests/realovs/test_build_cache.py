@@ -4,12 +4,14 @@ fails stands for a commit that does not build.  Its failure is reported
 with the log tail, cached by commit (a second run does not rebuild), and
 does not stop the installed target's run.  A tree whose build succeeds
 (fake programs) is cached and reused, and its target (from the cache)
-has its server code era.
+has its server code era.  A git tree (no configure yet) on a machine
+without autoreconf is refused with the tools named and nothing cached.
 
 usage: test_build_cache.py OVSDB-GEN SOURCE-ROOT
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,9 +35,9 @@ def make_tree(tree, configure):
     git(tree, "commit", "-q", "-m", "t")
 
 
-def cli(tmp, *args):
+def cli(tmp, *args, **env_extra):
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"),
-               PYTHONDONTWRITEBYTECODE="1", TMPDIR=tmp)
+               PYTHONDONTWRITEBYTECODE="1", TMPDIR=tmp, **env_extra)
     return subprocess.run([sys.executable, "-m", "jsonbench.realovs",
                            *args], env=env, capture_output=True, text=True,
                           timeout=120)
@@ -124,6 +126,31 @@ def main():
             fail("cached build without its server era: %r / %r"
                  % (t.server_era, t.context().get("ovs_server_era")))
         print("ok: a cached build records its server era")
+
+        # A git tree needs boot.sh, hence autoreconf: on a PATH without
+        # it (and no install allowed) the build is refused before it
+        # starts, naming the tools, and the commit is not cached as failed.
+        booting = os.path.join(tmp, "booting")
+        make_tree(booting, "exit 0\n")
+        git(booting, "rm", "-q", "configure")
+        git(booting, "commit", "-q", "-m", "no configure")
+        bindir = os.path.join(tmp, "bin")
+        os.makedirs(bindir)
+        for tool in ("git", "sh", "make", "cc"):
+            found = shutil.which(tool)
+            if found:
+                os.symlink(found, os.path.join(bindir, tool))
+        p = cli(tmp, "build", "--ovs-tree", booting, "--ovs-ref", "HEAD",
+                "--cache-dir", cache, PATH=bindir, JSONBENCH_NO_INSTALL="1")
+        if p.returncode != 1 or "autoreconf" not in p.stderr \
+                or "deps.sh --ovs-build" not in p.stderr:
+            fail("missing autoreconf: exit %d\n%s" % (p.returncode, p.stderr))
+        commit = subprocess.run(["git", "-C", booting, "rev-parse", "HEAD"],
+                                capture_output=True, text=True,
+                                check=True).stdout.strip()
+        if os.path.exists(os.path.join(cache, commit)):
+            fail("a missing tool was cached as the commit's failure")
+        print("ok: missing build tools named, nothing cached")
 
 
 main()

@@ -34,6 +34,40 @@ class BuildError(Exception):
     pass
 
 
+class MissingTools(BuildError):
+    """The machine lacks a build tool: not the commit's fault, so never
+    cached as its failure."""
+
+
+# What boot.sh (a git tree has no configure yet), configure and make call.
+BOOT_TOOLS = ("autoreconf", "automake", "libtoolize")
+MAKE_TOOLS = ("make", "cc")
+
+
+def _missing_tools(src):
+    need = MAKE_TOOLS
+    if not os.path.exists(os.path.join(src, "configure")):
+        need = BOOT_TOOLS + need
+    return [t for t in need if not shutil.which(t)]
+
+
+def ensure_build_tools(src):
+    """Installs what building 'src' needs through scripts/deps.sh
+    --ovs-build when a tool is missing (not with JSONBENCH_NO_INSTALL=1);
+    raises MissingTools when one is still missing."""
+    missing = _missing_tools(src)
+    if not missing:
+        return
+    deps = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "..", "..", "..", "scripts", "deps.sh")
+    if os.path.exists(deps) and os.environ.get("JSONBENCH_NO_INSTALL") != "1":
+        subprocess.run([deps, "--ovs-build"])
+        missing = _missing_tools(src)
+    if missing:
+        raise MissingTools("cannot build OVS: %s not found (scripts/deps.sh "
+                           "--ovs-build installs them)" % ", ".join(missing))
+
+
 def default_cache_dir():
     env = os.environ.get("JSONBENCH_OVS_CACHE")
     if env:
@@ -221,7 +255,11 @@ def _build_locked(key, root, prepare, jobs, retry_failed, label, source):
     with open(log_path, "w") as log:
         try:
             prepare(src)
+            ensure_build_tools(src)
             ok, flags = _compile(src, log, jobs)
+        except MissingTools:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
         except (OSError, BuildError, tarfile.TarError) as e:
             log.write("error: %s\n" % e)
             ok, flags = False, []
