@@ -7,6 +7,7 @@ then deletes the directory with its sockets, logs and database copies.
 """
 
 import ctypes
+import functools
 import os
 import resource
 import shutil
@@ -24,14 +25,18 @@ class RunError(Exception):
     pass
 
 
-def _die_with_parent():
+def _die_with_parent(parent):
     """In the child before exec: SIGTERM it if the runner dies, even by
-    SIGKILL, when no finally block can run (Linux prctl; best effort)."""
+    SIGKILL, when no finally block can run (Linux prctl; best effort).
+    A runner killed between fork and prctl sends no signal, so the child
+    then sees it has been re-parented and ends itself."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     except (OSError, AttributeError):
         pass
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _ticks_cpu_s(pid):
@@ -233,7 +238,8 @@ class RunDir:
                 p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                      stdout=out, stderr=ef, cwd=self.path,
                                      start_new_session=True, env=self.env,
-                                     preexec_fn=_die_with_parent)
+                                     preexec_fn=functools.partial(
+                                         _die_with_parent, os.getpid()))
             finally:
                 if stdout is not None:
                     out.close()
