@@ -95,7 +95,7 @@ usage(FILE *stream)
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
 "  --mode tree|tree-cache|cache|direct|serialized  --table T\n"
-"  --condition JSON  --initial kept|per-monitor\n"
+"  --condition JSON  --initial kept|per-monitor  --send sockets|none\n"
 "  --txns M  --entries E  --followers F\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
 "names file, record and byte offset), 2 on bad usage (also an --output or\n"
@@ -151,7 +151,7 @@ parse_choice(const char *option, const char *arg, const char *const names[2])
 enum {
     OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
     OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
-    OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
+    OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_SEND, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
 };
@@ -172,6 +172,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "table", required_argument, NULL, OPT_TABLE },
         { "condition", required_argument, NULL, OPT_CONDITION },
         { "initial", required_argument, NULL, OPT_INITIAL },
+        { "send", required_argument, NULL, OPT_SEND },
         { "txns", required_argument, NULL, OPT_TXNS },
         { "entries", required_argument, NULL, OPT_ENTRIES },
         { "followers", required_argument, NULL, OPT_FOLLOWERS },
@@ -233,6 +234,9 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             break;
         case OPT_INITIAL:
             o->initial = optarg;
+            break;
+        case OPT_SEND:
+            o->send = optarg;
             break;
         case OPT_TXNS:
             o->txns = parse_number("txns", optarg, 1, MAX);

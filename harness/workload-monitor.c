@@ -26,12 +26,16 @@
  * the real-OVS runner runs (python/jsonbench/realovs/workloads.py): same
  * column changed ("match" on Logical_Flow), same requests.  With the full
  * model (--model full) each batch is a JSON-RPC "transact" request text,
- * parsed and executed on a transaction (transact.h), whose commit fills the
- * monitor's change set (monitor-changes.h); the reply is serialized, and
+ * parsed and executed on a transaction (transact.h), whose commit is
+ * appended to a log file as the standalone server appends it (txn-log.h)
+ * and fills the monitor's change set (monitor-changes.h); the reply is
+ * serialized, and
  * each client's update2 is composed from the change set with its condition
  * tested on the old and new values; the initial replies are composed from
  * the initial change set.  json-only has no change sets: it changes the
- * rows in place and composes from the rows. */
+ * rows in place and composes from the rows.  Each message's text goes to
+ * its client's Unix socket (--send sockets, the full model's default;
+ * client-sockets.h), as jsonrpc_send() writes it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +45,7 @@
 #include "ds.h"
 #include "json.h"
 #include "jsonrpc-reply.h"
+#include "client-sockets.h"
 #include "monitor-changes.h"
 #include "ovsdb/out-file.h"
 #include "ovsdb/rng.h"
@@ -50,6 +55,7 @@
 #include "row-version.h"
 #include "stats.h"
 #include "transact.h"
+#include "txn-log.h"
 #include "util.h"
 #include "workload.h"
 
@@ -97,6 +103,14 @@ monitor_prepare(struct workload_options *o)
         return xasprintf("--initial: \"%s\" is not kept or per-monitor",
                          o->initial);
     }
+    if (!o->send) {
+        /* The sockets are the server's, not JSON: the JSON share alone
+         * (json-only) leaves them out unless asked. */
+        o->send = db_model == DB_MODEL_FULL ? "sockets" : "none";
+    }
+    if (strcmp(o->send, "sockets") && strcmp(o->send, "none")) {
+        return xasprintf("--send: \"%s\" is not sockets or none", o->send);
+    }
     if (!o->table) {
         o->table = "Logical_Flow";
     }
@@ -116,6 +130,7 @@ monitor_describe(const struct workload_options *o, struct ds *ds)
     if (strcmp(o->initial, "kept")) {
         ds_put_format(ds, " initial=%s", o->initial);
     }
+    ds_put_format(ds, " send=%s", o->send);
 }
 
 struct monitor {
@@ -132,6 +147,13 @@ struct monitor {
     struct monitor_changes init;
     bool have_init;
     struct ds *transcript;      /* --output: every message sent. */
+    /* --send sockets: client c's socket is c, the transacting client's
+     * is the last one. */
+    struct client_sockets sockets;
+    bool send;
+    char *send_error;           /* The first failed send; later ones skip. */
+    struct txn_log log;         /* Full model: each batch's commit. */
+    bool have_log;
 };
 
 /* The column the updates change: the first scalar string column without
@@ -170,17 +192,22 @@ wrap(struct json *tu, int client, const struct column_schema *modified)
 }
 
 /* Serializes 'msg' (taken) as jsonrpc_send() does: into a buffer of its
- * own, the tree freed, then the buffer freed once sent.  (A buffer kept
- * from message to message would spare the allocator the large blocks the
- * server takes for each one.) */
+ * own, the tree freed, the text written to 'client''s socket (--send
+ * sockets), then the buffer freed.  (A buffer kept from message to
+ * message would spare the allocator the large blocks the server takes for
+ * each one.) */
 static size_t
-serialize_msg(struct monitor *m, struct json *msg)
+serialize_msg(struct monitor *m, struct json *msg, int client)
 {
     struct ds out = DS_EMPTY_INITIALIZER;
 
     json_to_ds(msg, 0, &out);
     json_destroy(msg);
     size_t n = out.length;
+    if (m->send && !m->send_error) {
+        m->send_error = client_sockets_send(&m->sockets, client, out.string,
+                                            out.length);
+    }
     if (m->transcript) {
         ds_put_buffer(m->transcript, out.string, out.length);
         ds_put_char(m->transcript, '\n');
@@ -190,9 +217,9 @@ serialize_msg(struct monitor *m, struct json *msg)
 }
 
 static void
-send_msg(struct phases *p, struct monitor *m, struct json *msg)
+send_msg(struct phases *p, struct monitor *m, struct json *msg, int client)
 {
-    phases_bytes_out(p, serialize_msg(m, msg));
+    phases_bytes_out(p, serialize_msg(m, msg, client));
 }
 
 /* What the json cache keeps of a composed <table-updates> 'tu' (taken):
@@ -221,7 +248,7 @@ compose_and_send(struct phases *p, struct monitor *m, int first_client,
         for (int c = first_client; c < first_client + n_clients; c++) {
             struct json *tu = update2_table_updates(
                 ts->name, update2_rows_tree(ts, rows, n, modified));
-            send_msg(p, m, wrap(tu, c, modified));
+            send_msg(p, m, wrap(tu, c, modified), c);
         }
         return;
     }
@@ -231,7 +258,7 @@ compose_and_send(struct phases *p, struct monitor *m, int first_client,
                    ? update2_rows_tree(ts, rows, n, modified)
                    : update2_rows_direct(ts, rows, n, modified))));
     for (int c = first_client; c < first_client + n_clients; c++) {
-        send_msg(p, m, wrap(json_clone(cached), c, modified));
+        send_msg(p, m, wrap(json_clone(cached), c, modified), c);
     }
     json_destroy(cached);
 }
@@ -299,22 +326,36 @@ add_to_both(void *aux_, struct table *t, struct row *old, struct row *new)
  * client's update2 composed from the change set and serialized. */
 static char *
 full_batch(struct phases *p, struct monitor *m,
-           const struct workload_options *o, const char *request)
+           const struct workload_options *o, const char *request, int k)
 {
     struct monitor_changes mc;
     struct json *reply;
     struct two_sets both = { &mc, &m->init };
 
     monitor_changes_init(&mc, m->table);
-    char *error = (m->have_init
-                   ? transact_run(m->db, request, strlen(request),
-                                  add_to_both, &both, &reply)
-                   : transact_run(m->db, request, strlen(request),
-                                  monitor_changes_add, &mc, &reply));
+    /* The commit's changes go to the log record, then to the change
+     * set(s), as ovsdb_txn_commit_() hands them to the storage and then
+     * to the monitors. */
+    if (m->have_init) {
+        txn_log_begin(&m->log, add_to_both, &both);
+    } else {
+        txn_log_begin(&m->log, monitor_changes_add, &mc);
+    }
+    char *error = transact_run(m->db, request, strlen(request),
+                               txn_log_change, &m->log, &reply);
+    if (error) {
+        txn_log_cancel(&m->log);
+    } else {
+        /* A fixed clock, so the record's length is the same every run. */
+        error = txn_log_end(&m->log, m->db->schema, 1700000000000LL + k);
+        if (error) {
+            json_destroy(reply);
+        }
+    }
     if (!error) {
         /* The reply goes to the transacting client; bytes_out counts what
          * the monitoring clients get, the same in both models. */
-        m->reply_bytes += serialize_msg(m, reply);
+        m->reply_bytes += serialize_msg(m, reply, o->clients);
 
         const char *table = m->table->schema->name;
         if (m->mode == MODE_TREE) {
@@ -323,7 +364,7 @@ full_batch(struct phases *p, struct monitor *m,
                                                             false);
                 if (rows) {
                     send_msg(p, m, update2_notification(
-                                 update2_table_updates(table, rows)));
+                                 update2_table_updates(table, rows)), c);
                 }
             }
         } else {
@@ -333,7 +374,8 @@ full_batch(struct phases *p, struct monitor *m,
                 struct json *cached = cache_entry(
                     m, update2_table_updates(table, rows));
                 for (int c = 0; c < o->clients; c++) {
-                    send_msg(p, m, update2_notification(json_clone(cached)));
+                    send_msg(p, m, update2_notification(json_clone(cached)),
+                             c);
                 }
                 json_destroy(cached);
             }
@@ -457,9 +499,27 @@ monitor_run(struct phases *p, const struct workload_options *o)
         m.transcript = &transcript;
     }
 
+    /* Before the load, so that the reader's fork copies a small heap. */
+    if (!strcmp(o->send, "sockets")) {
+        error = client_sockets_open(&m.sockets, o->clients + 1);
+        if (error) {
+            ds_destroy(&transcript);
+            return error;
+        }
+        m.send = true;
+    }
+
     error = workload_load_phase(p, o, &m.db, NULL);
     if (error) {
-        return error;
+        goto close_sockets;
+    }
+
+    if (db_model == DB_MODEL_FULL) {
+        error = txn_log_open(&m.log, m.db->schema->n_tables);
+        if (error) {
+            goto out;
+        }
+        m.have_log = true;
     }
 
     m.table = db_find_table(m.db, o->table);
@@ -545,7 +605,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
                     cached = NULL;
                 }
             }
-            send_msg(p, &m, wrap(tu, c, NULL));
+            send_msg(p, &m, wrap(tu, c, NULL), c);
             units[n_units++] = metrics_now_ms() - t0;
         }
         json_destroy(cached);
@@ -565,7 +625,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
         double t0 = metrics_now_ms();
         double cpu0 = metrics_cpu_ms();
         if (db_model == DB_MODEL_FULL) {
-            error = full_batch(p, &m, o, requests[k]);
+            error = full_batch(p, &m, o, requests[k], k);
             if (error) {
                 break;
             }
@@ -610,6 +670,18 @@ monitor_run(struct phases *p, const struct workload_options *o)
     xfree(batch);
     xfree(matching);
 
+    if (!error && m.send_error) {
+        error = m.send_error;
+        m.send_error = NULL;
+    }
+    if (m.have_log) {
+        phases_counter(p, "log_records", m.log.records);
+        phases_counter(p, "log_bytes", m.log.bytes);
+    }
+    if (m.send) {
+        phases_counter(p, "socket_writes", m.sockets.writes);
+        phases_counter(p, "socket_stalls", m.sockets.stalls);
+    }
     if (!error && m.transcript) {
         error = out_file_write_all(o->output, transcript.string,
                                    transcript.length);
@@ -622,9 +694,23 @@ out:
         monitor_changes_destroy(&m.init);
     }
     xfree(m.rows);
+    if (m.have_log) {
+        txn_log_close(&m.log);
+    }
     condition_destroy(&m.cond);
     db_destroy(m.db);
     phases_end(p);
+
+close_sockets:
+    xfree(m.send_error);
+    if (m.send) {
+        char *e = client_sockets_close(&m.sockets);
+        if (e && !error) {
+            error = e;
+        } else {
+            xfree(e);
+        }
+    }
     return error;
 }
 
@@ -638,6 +724,11 @@ const struct workload workload_monitor = {
             "           --initial kept|per-monitor: the initial change set\n"
             "           built once (default, OVS >= 07c27226e) or per client,\n"
             "           --output FILE: every message sent, one a line,\n"
+            "           --send sockets|none: each message written to its\n"
+            "           client's Unix socket, drained by a reader process\n"
+            "           (default with the full model), or only composed\n"
+            "           (default with json-only; counters socket_writes,\n"
+            "           socket_stalls),\n"
             "           --table T (default Logical_Flow), --condition JSON\n"
             "           (default [[\"actions\",\"!=\",\"drop;\"]] for "
             "Logical_Flow,\n"
@@ -648,7 +739,7 @@ const struct workload workload_monitor = {
             "cpu_after_load_s,\n"
             "           poll_interval_*, per-batch CPU iter_cpu_{min,median,\n"
             "           mean,max}_ms; full model: transact_reply_bytes,\n"
-            "           row_versions), free\n",
+            "           row_versions, log_records, log_bytes), free\n",
     .needs_dataset = true,
     .prepare = monitor_prepare,
     .describe = monitor_describe,

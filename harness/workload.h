@@ -30,6 +30,7 @@ struct workload_options {
     const char *table;
     const char *condition;
     const char *initial;        /* Monitor: "kept" or "per-monitor". */
+    const char *send;           /* Monitor: "sockets" or "none". */
     int txns;
     int entries;
     int followers;

@@ -9,7 +9,11 @@ counters (clients, poll intervals, the CPU per update batch: ordered, and
 adding up to the phase's).  Every mode (tree, tree-cache, cache;
 direct writes the same bytes with members in column order) and both ways
 of building the initial change set (kept, per-monitor) send the same
-messages: the transcripts (--output) are byte-identical.
+messages: the transcripts (--output) are byte-identical.  --send sockets
+(the full model's default) writes every message to its client's socket:
+at least one write per message, the same bytes as --send none (json-only's
+default), and a bad --send is a usage error.  The full model appends one
+log record per batch's commit to a file it removes at the end.
 
 usage: test_monitor.py JSONBENCH FIXTURE-SB"""
 import os
@@ -123,5 +127,54 @@ def main():
     print('ok: monitor transact path, counters and bytes, %s' % sent)
 
 
+def counters(exe, sb, tmp, *extra):
+    res = os.path.join(tmp, 'send.json')
+    run([exe, 'monitor', '--clients', str(CLIENTS), '--batches',
+         str(BATCHES), '--batch-rows', str(ROWS), '--results', res]
+        + list(extra) + [sb])
+    r = load_results(res)
+    return bench(r, 'monitor/initial'), bench(r, 'monitor/updates')
+
+
+def test_send(exe, sb):
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ['TMPDIR'] = tmp      # Where the transaction log goes.
+        init, upd = counters(exe, sb, tmp)
+        # One log record per batch's commit, a header and text each.
+        if upd.get('log_records') != BATCHES or \
+                upd.get('log_bytes', 0) < BATCHES * ROWS * 40:
+            fail('full model: log_records %s, log_bytes %s for %d batches '
+                 'of %d rows' % (upd.get('log_records'),
+                                 upd.get('log_bytes'), BATCHES, ROWS))
+        left = [f for f in os.listdir(tmp) if 'txn-log' in f]
+        if left:
+            fail('transaction log files left behind: %s' % left)
+        # Initial replies, update2s and the transacting client's replies.
+        messages = CLIENTS + BATCHES * CLIENTS + BATCHES
+        if upd.get('socket_writes', 0) < messages:
+            fail('full model: %s socket writes for %d messages'
+                 % (upd.get('socket_writes'), messages))
+        if 'socket_stalls' not in upd:
+            fail('full model: no socket_stalls counter')
+        sent = (init['bytes_out'], upd['bytes_out'])
+        for extra, sockets in ((['--send', 'none'], False),
+                               (['--model', 'json-only'], False),
+                               (['--model', 'json-only', '--send',
+                                 'sockets'], True)):
+            i, u = counters(exe, sb, tmp, *extra)
+            if ('log_records' in u) != ('json-only' not in extra):
+                fail('%s: log_records %s' % (extra, u.get('log_records')))
+            if ('socket_writes' in u) != sockets:
+                fail('%s: socket_writes %s' % (extra, u.get('socket_writes')))
+            if (i['bytes_out'], u['bytes_out']) != sent:
+                fail('%s: sent %s, --send sockets sent %s'
+                     % (extra, (i['bytes_out'], u['bytes_out']), sent))
+        p = run([exe, 'monitor', '--send', 'pigeons', sb], expect_rc=2)
+        if '--send' not in p.stderr or 'pigeons' not in p.stderr:
+            fail('bad --send: %r' % p.stderr)
+    print('ok: --send sockets writes every message, same bytes as none')
+
+
 if __name__ == '__main__':
     main()
+    test_send(sys.argv[1], sys.argv[2])

@@ -1,0 +1,43 @@
+/* The monitor workload's clients at the far end of real sockets.
+ *
+ * ovsdb-server sends each JSON-RPC message by composing its text and
+ * writing it to the client's stream socket (jsonrpc_send(), stream-unix):
+ * per client and message, write(2) calls whose system time grows with the
+ * bytes and the number of clients, and which the json cache does not
+ * remove.  The model sends its messages the same way: one Unix stream
+ * socket per client, written until the text is taken.  At the far end of
+ * each, a reader process of its own stands for the client (forked before
+ * the database is loaded, so each fork copies a small heap): it sleeps in
+ * read(2) and drops what arrives, so a message to an idle client wakes a
+ * sleeping process, as it wakes an ovsdb-client, and the reading costs
+ * the measured process nothing, as the clients' reading costs the real
+ * server nothing. */
+#ifndef HARNESS_CLIENT_SOCKETS_H
+#define HARNESS_CLIENT_SOCKETS_H 1
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct client_sockets {
+    int n;              /* Clients. */
+    int *fds;           /* Server ends, one per client. */
+    pid_t *readers;     /* One per client, 0 once waited for. */
+    unsigned long long writes;   /* send(2) calls that took bytes. */
+    unsigned long long stalls;   /* Waits for a full socket to drain. */
+};
+
+/* Opens 'n' client sockets and forks their readers.  Returns NULL or a
+ * malloc'd error (then nothing is left open or running). */
+char *client_sockets_open(struct client_sockets *, int n);
+
+/* Writes 'len' bytes of 'data' to client 'client', waiting (without CPU)
+ * while its socket is full, as the server's poll loop would.  Returns NULL
+ * or a malloc'd error. */
+char *client_sockets_send(struct client_sockets *, int client,
+                          const char *data, size_t len);
+
+/* Closes the server ends, which ends the readers, and waits for them.
+ * Returns NULL or a malloc'd error if a reader failed. */
+char *client_sockets_close(struct client_sockets *);
+
+#endif
