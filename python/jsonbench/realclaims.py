@@ -57,7 +57,48 @@ def load(path, claims_doc, strict=True):
                     for s in ("before", "after"))):
             raise SystemExit("%s: claims.%s: model needs before and after, "
                              "each with an impl" % (path, cid))
+    t = doc.get("effect_target")
+    if t is not None:
+        bad = [k for k in TARGET_KEYS
+               if not isinstance(t.get(k), (int, float))
+               or isinstance(t.get(k), bool) or t.get(k) <= 0]
+        if bad:
+            raise SystemExit("%s: effect_target: %s must be positive "
+                             "numbers" % (path, ", ".join(bad)))
     return doc
+
+
+# The calibration target for effects, when the pairs file names none.
+DEFAULT_TARGET = {"relative": 0.30, "points": 3, "small_below_pct": 10}
+TARGET_KEYS = ("relative", "points", "small_below_pct")
+
+
+def effect_target(real_doc):
+    """The pairs file's effect_target (the model's change against the real
+    one), with the defaults for what it leaves out."""
+    t = dict(DEFAULT_TARGET)
+    t.update({k: v for k, v in (real_doc or {}).get("effect_target", {})
+              .items() if k in TARGET_KEYS})
+    return t
+
+
+def target_verdict(model_pct, real_pct, target):
+    """{"met": bool, "how": text} for the model's relative change against
+    the real one (percent): within target["relative"] of it, or within
+    target["points"] points where |real| < target["small_below_pct"];
+    None when either is missing."""
+    if model_pct is None or real_pct is None:
+        return None
+    gap = abs(model_pct - real_pct)
+    if abs(real_pct) < target["small_below_pct"]:
+        return {"met": gap <= target["points"] + 1e-9,
+                "how": "%.1f points" % gap}
+    return {"met": gap <= target["relative"] * abs(real_pct) + 1e-9,
+            "how": "%.2fx" % (model_pct / real_pct)}
+
+
+def target_label(target):
+    return "+-%g%% / %g points" % (100 * target["relative"], target["points"])
 
 
 def twins(claims_doc, real_doc):
@@ -335,6 +376,13 @@ def evaluate(claims_doc, real_doc, model_runs, real_runs, stats=None,
         for row in C.evaluate(mdoc, model_runs, stats, scale, caps):
             row["twin"] = row["id"] in tw
             out[row["id"]]["model_vs_real"] = row
+    target = effect_target(real_doc)
+    for entry in out.values():
+        m = entry["model_vs_real"]
+        entry["target"] = target_verdict(
+            m and m.get("measured_change_pct"),
+            entry["real"].get("measured_change_pct"), target) if m else None
+        entry["target_label"] = target_label(target)
     return out
 
 
@@ -365,6 +413,11 @@ def real_cells(entry):
             C.fmt(m["measured_before"], m["unit"]),
             C.fmt(m["measured_after"], m["unit"]),
             C.fmt_pct(m["measured_change_pct"]))
+    t = entry.get("target")
+    if t:
+        mv += "; calibration target %s: %s (%s)" % (
+            entry.get("target_label", target_label(DEFAULT_TARGET)),
+            "met" if t["met"] else "missed", t["how"])
     return [measured, verdict, mv]
 
 

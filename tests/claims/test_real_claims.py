@@ -83,6 +83,36 @@ def unit_checks():
     cells = R.real_cells(r)
     check(cells[0].startswith("20 s -> 18 s (-10.0%)") and
           "9669b50f5^ -> 9669b50f5" in cells[0], "real cell %r" % cells[0])
+    # (-10% on both sides: at the edge between the two rules, either holds.)
+    check(r["target"] and r["target"]["met"] and
+          "calibration target +-30% / 3 points: met (" in cells[2],
+          "target: %s / %r" % (r["target"], cells[2]))
+    # The calibration target: +-30% of the real change, or 3 points where
+    # the real change is under 10% (the pairs file's effect_target).
+    t = R.effect_target(real_doc)
+    cases = [((-22.2, -16.9), False, "1.31x"), ((-16.1, -13.2), True, "1.22x"),
+             ((-6.3, -8.7), True, "2.4 points"), ((-9.0, -5.0), False,
+                                                   "4.0 points"),
+             ((+12.0, -20.0), False, "-0.60x"), ((-13.0, -10.0), True, "1.30x")]
+    for (model, real), met, how in cases:
+        v = R.target_verdict(model, real, t)
+        check(v == {"met": met, "how": how}, "target %s vs real %s: %s"
+              % (model, real, v))
+    check(R.target_verdict(None, -5.0, t) is None, "no model change")
+    tight = dict(real_doc, effect_target={"relative": 0.1, "points": 1,
+                                          "small_below_pct": 5})
+    check(not R.target_verdict(-6.3, -8.7, R.effect_target(tight))["met"],
+          "a stricter effect_target in the pairs file must apply")
+    for bad_t in ({"relative": 0}, {"points": "3"}, {"small_below_pct": True}):
+        bad = dict(copy.deepcopy(real_doc), effect_target=bad_t)
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(bad, f)
+            f.flush()
+            try:
+                R.load(f.name, doc)
+                check(False, "effect_target %s must be rejected" % bad_t)
+            except SystemExit as exc:
+                check("effect_target" in str(exc), "error: %s" % exc)
     # Real goes the other way: the model is judged against that.
     real_runs[key(sdump, "after")] = rows("dump", "dump", "cpu_time",
                                           [25, 25, 25])
@@ -95,7 +125,8 @@ def unit_checks():
     real_runs[key(sdump, "after")] = {"error": "build of X failed: SENTINEL"}
     r = R.evaluate(one, real_doc, model_runs, real_runs)[dump["id"]]
     check(r["real"]["verdict"] == C.VERDICT_MISSING and
-          r["model_vs_real"] is None, "failed run: %s" % r)
+          r["model_vs_real"] is None and r["target"] is None,
+          "failed run: %s" % r)
     check("SENTINEL" in R.real_cells(r)[1], "reason not shown: %s"
           % R.real_cells(r))
     check(R.real_cells(None) == ["-", "no real pair", "-"], "no pair cells")

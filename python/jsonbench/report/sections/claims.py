@@ -150,6 +150,17 @@ def _real_table(s, root, doc, runs, meta, rows):
            "(raft: leader RSS and CPU instead of heap figures)."
            % (real.get("ovs_tree", "?"), real.get("claims_file", "claims/real-ovs.json"),
               n, built or "none"))
+    judged = [v["target"] for v in results.values() if v.get("target")]
+    if judged:
+        t = realclaims.effect_target(real["claims"])
+        s.para("**Calibration target** (`effect_target` in the pairs file): the model's "
+               "change within %g%% of the real builds' change, or within %g points where "
+               "the real change is under %g%%; stricter than the tolerance above, which "
+               "asks only whether a figure reproduces.  Met by %d of the %d claims "
+               "measured on both sides; the 'model vs real' cell says by how much (the "
+               "model's change over the real one, or the gap in points)."
+               % (100 * t["relative"], t["points"], t["small_below_pct"],
+                  sum(1 for v in judged if v["met"]), len(judged)))
     for f in real.get("build_failures", []):
         tail = [ln for ln in f.get("error", "").splitlines() if ln.strip()]
         s.para("Build of `%s` failed, so its claims are not measured on real OVS: %s"
