@@ -59,12 +59,18 @@ def load(path, claims_doc, strict=True):
                              "each with an impl" % (path, cid))
     t = doc.get("effect_target")
     if t is not None:
-        bad = [k for k in TARGET_KEYS
-               if not isinstance(t.get(k), (int, float))
-               or isinstance(t.get(k), bool) or t.get(k) <= 0]
+        bad = [k for k in TARGET_KEYS if k in t and (
+               not isinstance(t[k], (int, float)) or isinstance(t[k], bool)
+               or t[k] <= 0)]
         if bad:
             raise SystemExit("%s: effect_target: %s must be positive "
                              "numbers" % (path, ", ".join(bad)))
+        pairs = t.get("pairs")
+        if pairs is not None and (
+                not isinstance(pairs, list)
+                or any(p not in doc.get("pairs", {}) for p in pairs)):
+            raise SystemExit("%s: effect_target.pairs: %r is not a list of "
+                             "pairs of this file" % (path, pairs))
     return doc
 
 
@@ -78,8 +84,18 @@ def effect_target(real_doc):
     one), with the defaults for what it leaves out."""
     t = dict(DEFAULT_TARGET)
     t.update({k: v for k, v in (real_doc or {}).get("effect_target", {})
-              .items() if k in TARGET_KEYS})
+              .items() if k in TARGET_KEYS + ("pairs",)})
     return t
+
+
+def target_applies(real_doc, claim_id, target):
+    """Whether the target judges this claim: every claim with a real pair,
+    or those of the pairs the target names."""
+    pairs = target.get("pairs")
+    if pairs is None:
+        return True
+    entry = (real_doc or {}).get("claims", {}).get(claim_id) or {}
+    return entry.get("pair") in pairs
 
 
 def target_verdict(model_pct, real_pct, target):
@@ -377,11 +393,12 @@ def evaluate(claims_doc, real_doc, model_runs, real_runs, stats=None,
             row["twin"] = row["id"] in tw
             out[row["id"]]["model_vs_real"] = row
     target = effect_target(real_doc)
-    for entry in out.values():
+    for cid, entry in out.items():
         m = entry["model_vs_real"]
         entry["target"] = target_verdict(
-            m and m.get("measured_change_pct"),
-            entry["real"].get("measured_change_pct"), target) if m else None
+            m.get("measured_change_pct"),
+            entry["real"].get("measured_change_pct"), target) \
+            if m and target_applies(real_doc, cid, target) else None
         entry["target_label"] = target_label(target)
     return out
 

@@ -582,6 +582,10 @@ def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
         env[k] = env.get(k) or env_b.get(k, [])
     if real_a.get("runs"):
         real_a["runs"] = runs_a
+        # The builds the taken runs ran on, for the report's list of them.
+        have_t = {t.get("name") for t in real_a.get("targets", [])}
+        real_a["targets"] = real_a.get("targets", []) + [
+            t for t in real_b.get("targets", []) if t.get("name") not in have_t]
         real_a["sources"] = realclaims.real_sources(real_a) + [os.path.basename(other)]
         real_a.pop("source", None)
         real_a["duration_s"] = (real_a.get("duration_s") or 0) + (real_b.get("duration_s") or 0)

@@ -103,7 +103,15 @@ def unit_checks():
                                           "small_below_pct": 5})
     check(not R.target_verdict(-6.3, -8.7, R.effect_target(tight))["met"],
           "a stricter effect_target in the pairs file must apply")
-    for bad_t in ({"relative": 0}, {"points": "3"}, {"small_below_pct": True}):
+    # Scoped to named pairs: a claim of another pair gets no target.
+    scoped = dict(real_doc, effect_target=dict(real_doc.get("effect_target", {}),
+                                               pairs=["s2-cache"]))
+    r2 = R.evaluate(one, scoped, model_runs, real_runs)["s4-nb-dump-strings"]
+    check(r2["model_vs_real"] and r2["target"] is None and
+          "calibration target" not in R.real_cells(r2)[2],
+          "a claim outside effect_target.pairs: %s" % r2.get("target"))
+    for bad_t in ({"relative": 0}, {"points": "3"}, {"small_below_pct": True},
+                  {"pairs": ["no-such-pair"]}):
         bad = dict(copy.deepcopy(real_doc), effect_target=bad_t)
         with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
             json.dump(bad, f)
@@ -112,7 +120,8 @@ def unit_checks():
                 R.load(f.name, doc)
                 check(False, "effect_target %s must be rejected" % bad_t)
             except SystemExit as exc:
-                check("effect_target" in str(exc), "error: %s" % exc)
+                check("effect_target" in str(exc) and
+                      list(bad_t)[0] in str(exc), "error: %s" % exc)
     # Real goes the other way: the model is judged against that.
     real_runs[key(sdump, "after")] = rows("dump", "dump", "cpu_time",
                                           [25, 25, 25])
