@@ -516,10 +516,15 @@ def fill(primary, other, out_dir, ovs_claims=None):
     env["datasets"] = env.get("datasets", []) + [d for d in env_b.get("datasets", [])
                                                  if d["path"] not in have]
     env["command"] = "%s  +  runs from %s" % (env.get("command", ""), env_b.get("command", ""))
-    meta_a["filled_from"] = {"folder": "results/" + os.path.basename(other),
-                             "command_args": meta_b.get("command_args", ""),
-                             "runs": taken, "duration_s": meta_b.get("duration_s"),
-                             "run_seconds": meta_b.get("run_seconds", {})}
+    # One entry per join, so a folder joined from several keeps them all.
+    earlier = meta_a.get("filled_from") or []
+    if isinstance(earlier, dict):       # one join, as older folders hold it
+        earlier = [earlier]
+    meta_a["filled_from"] = earlier + [{
+        "folder": "results/" + os.path.basename(other),
+        "command_args": meta_b.get("command_args", ""),
+        "runs": taken, "duration_s": meta_b.get("duration_s"),
+        "run_seconds": meta_b.get("run_seconds", {})}]
     # Claims the primary did not plan (--only) are evaluated too now.
     gbench.write_atomic(os.path.join(out_dir, "index.json"), index)
     gbench.write_atomic(os.path.join(out_dir, "env.json"), env)

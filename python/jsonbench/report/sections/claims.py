@@ -28,23 +28,33 @@ def build(ctx):
               "1 repetition" if reps == 1 else "%s repetitions" % reps,
               ": single values, no median, so small changes are within run-to-run noise"
               if reps == 1 else ", values are medians"))
-    filled = meta.get("filled_from")
-    if filled and filled["runs"]:
+    filled = meta.get("filled_from") or []
+    if isinstance(filled, dict):        # a folder of one join, before the list
+        filled = [filled]
+    filled = [f for f in filled if f.get("runs")]
+    if filled:
         s.para("Runs not made by that command (the claims capped at a smaller scale, or "
-               "left out with `--only`) come from `%s` (`scripts/reproduce.sh %s`, same "
-               "build and datasets): %d runs; that reproduction took %.0f s." % (
-                   filled["folder"], filled["command_args"], len(filled["runs"]),
-                   filled.get("duration_s") or 0))
+               "left out with `--only`) come from %s (same build and datasets; where "
+               "several hold a run, the first one's is used)." % "; ".join(
+                   "`%s` (`scripts/reproduce.sh %s`): %d runs, that reproduction took "
+                   "%.0f s" % (f["folder"], f["command_args"], len(f["runs"]),
+                               f.get("duration_s") or 0) for f in filled))
     real = meta.get("real") or {}
     real_src = realclaims.real_sources(real)
     if real_src:
-        s.para("The real-OVS runs come from %s, %s on the same datasets (real builds "
+        runs_r = real.get("runs", {}).values()
+        own = sum(1 for v in runs_r if v.get("file") and not v.get("source"))
+        s.para("%sThe real-OVS runs %s %s, %s on the same datasets (real builds "
                "do not change with the model; where several hold a run, the first "
                "one's is used): %d runs; %.0f s of measuring." % (
+                   "%d real-OVS runs were measured by that command.  " % own if own else "",
+                   "not measured by it come from" if own else "come from",
                    ", ".join("`results/%s`" % f for f in real_src),
-                   "a separate `--real-only` reproduction" if len(real_src) == 1
-                   else "separate `--real-only` reproductions",
-                   sum(1 for v in real.get("runs", {}).values() if v.get("file")),
+                   "a separate reproduction (`--real-only`, or interleaved with its "
+                   "model runs)" if len(real_src) == 1
+                   else "separate reproductions (`--real-only`, or interleaved with "
+                   "their model runs)",
+                   sum(1 for v in runs_r if v.get("file") and v.get("source")),
                    real.get("duration_s") or 0))
     if meta.get("complete") is False:
         s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
