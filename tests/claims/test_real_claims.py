@@ -112,16 +112,8 @@ def unit_checks():
           "a claim outside effect_target.pairs: %s" % r2.get("target"))
     for bad_t in ({"relative": 0}, {"points": "3"}, {"small_below_pct": True},
                   {"pairs": ["no-such-pair"]}):
-        bad = dict(copy.deepcopy(real_doc), effect_target=bad_t)
-        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
-            json.dump(bad, f)
-            f.flush()
-            try:
-                R.load(f.name, doc)
-                check(False, "effect_target %s must be rejected" % bad_t)
-            except SystemExit as exc:
-                check("effect_target" in str(exc) and
-                      list(bad_t)[0] in str(exc), "error: %s" % exc)
+        check_rejected(doc, dict(copy.deepcopy(real_doc), effect_target=bad_t),
+                       list(bad_t)[0], "effect_target %s" % bad_t)
     # Real goes the other way: the model is judged against that.
     real_runs[key(sdump, "after")] = rows("dump", "dump", "cpu_time",
                                           [25, 25, 25])
