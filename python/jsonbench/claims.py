@@ -82,6 +82,13 @@ def side_run(claim, side, scale=1.0, caps=True):
             "mode": mode, "args": args}
 
 
+def filled_from(meta):
+    """The joins (--fill-from) a results folder's claims-run.json records,
+    oldest first; folders of before the list held one join as a dict."""
+    f = meta.get("filled_from") or []
+    return [f] if isinstance(f, dict) else list(f)
+
+
 def run_key(run):
     ds = ("%s-s%g-%s" % (run["dataset"], run["scale"], run["form"]) if run["dataset"]
           else "builtin")

@@ -395,11 +395,10 @@ def evaluate(claims_doc, real_doc, model_runs, real_runs, stats=None,
     target = effect_target(real_doc)
     for cid, entry in out.items():
         m = entry["model_vs_real"]
-        entry["target"] = target_verdict(
-            m.get("measured_change_pct"),
-            entry["real"].get("measured_change_pct"), target) \
+        v = target_verdict(m.get("measured_change_pct"),
+                           entry["real"].get("measured_change_pct"), target) \
             if m and target_applies(real_doc, cid, target) else None
-        entry["target_label"] = target_label(target)
+        entry["target"] = v and dict(v, label=target_label(target))
     return out
 
 
@@ -433,8 +432,7 @@ def real_cells(entry):
     t = entry.get("target")
     if t:
         mv += "; calibration target %s: %s (%s)" % (
-            entry.get("target_label", target_label(DEFAULT_TARGET)),
-            "met" if t["met"] else "missed", t["how"])
+            t["label"], "met" if t["met"] else "missed", t["how"])
     return [measured, verdict, mv]
 
 

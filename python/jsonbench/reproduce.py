@@ -512,15 +512,10 @@ def fill(primary, other, out_dir, ovs_claims=None):
         env["run_order"] = "grouped"     # model and real from separate runs
     index["failures"] = [f for f in index.get("failures", [])
                          if f["job"] not in taken and f["job"] not in taken_real]
-    have = {d["path"] for d in env.get("datasets", [])}
-    env["datasets"] = env.get("datasets", []) + [d for d in env_b.get("datasets", [])
-                                                 if d["path"] not in have]
+    env["datasets"] = _union(env.get("datasets"), env_b.get("datasets"), "path")
     env["command"] = "%s  +  runs from %s" % (env.get("command", ""), env_b.get("command", ""))
     # One entry per join, so a folder joined from several keeps them all.
-    earlier = meta_a.get("filled_from") or []
-    if isinstance(earlier, dict):       # one join, as older folders hold it
-        earlier = [earlier]
-    meta_a["filled_from"] = earlier + [{
+    meta_a["filled_from"] = C.filled_from(meta_a) + [{
         "folder": "results/" + os.path.basename(other),
         "command_args": meta_b.get("command_args", ""),
         "runs": taken, "duration_s": meta_b.get("duration_s"),
@@ -543,6 +538,13 @@ def _judge_with_current(real, ovs_claims):
             "them with the pairs file they ran with" % build.rel(ovs_claims))
         return
     real["claims"] = current
+
+
+def _union(mine, theirs, key):
+    """mine, then the items of theirs whose 'key' mine does not hold."""
+    mine = list(mine or [])
+    have = {m.get(key) for m in mine}
+    return mine + [t for t in theirs or [] if t.get(key) not in have]
 
 
 def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
@@ -579,18 +581,14 @@ def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
     index["failures"] = index.get("failures", []) + [
         f for f in index_b.get("failures", []) if f["job"] in real_b["runs"]
         and "error" in real_b["runs"][f["job"]] and f["job"] not in runs_a]
-    have = {t["name"] for t in env.get("ovs_targets", [])}
-    env["ovs_targets"] = env.get("ovs_targets", []) + [
-        t for t in env_b.get("ovs_targets", []) if t["name"] not in have]
+    env["ovs_targets"] = _union(env.get("ovs_targets"), env_b.get("ovs_targets"), "name")
     _record_eras(index["entries"], env["ovs_targets"], real_b.get("ovs_tree"))
     for k in ("ovs_build_failures", "ovs_ab_pairs"):
         env[k] = env.get(k) or env_b.get(k, [])
     if real_a.get("runs"):
         real_a["runs"] = runs_a
         # The builds the taken runs ran on, for the report's list of them.
-        have_t = {t.get("name") for t in real_a.get("targets", [])}
-        real_a["targets"] = real_a.get("targets", []) + [
-            t for t in real_b.get("targets", []) if t.get("name") not in have_t]
+        real_a["targets"] = _union(real_a.get("targets"), real_b.get("targets"), "name")
         real_a["sources"] = realclaims.real_sources(real_a) + [os.path.basename(other)]
         real_a.pop("source", None)
         real_a["duration_s"] = (real_a.get("duration_s") or 0) + (real_b.get("duration_s") or 0)

@@ -5,7 +5,8 @@ import os
 
 from ... import realclaims
 from ...claims import (HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE, VERDICT_OUTSIDE,
-                       VERDICT_WITHIN, evaluate, load_run, summary_counts, table_rows)
+                       VERDICT_WITHIN, evaluate, filled_from, load_run, summary_counts,
+                       table_rows)
 from ..charts import figure
 from ..document import Figure, Section, Table
 
@@ -28,10 +29,7 @@ def build(ctx):
               "1 repetition" if reps == 1 else "%s repetitions" % reps,
               ": single values, no median, so small changes are within run-to-run noise"
               if reps == 1 else ", values are medians"))
-    filled = meta.get("filled_from") or []
-    if isinstance(filled, dict):        # a folder of one join, before the list
-        filled = [filled]
-    filled = [f for f in filled if f.get("runs")]
+    filled = [f for f in filled_from(meta) if f.get("runs")]
     if filled:
         s.para("Runs not made by that command (the claims capped at a smaller scale, or "
                "left out with `--only`) come from %s (same build and datasets; where "
