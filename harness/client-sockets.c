@@ -2,6 +2,7 @@
 #include "client-sockets.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +11,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "client-print.h"
+#include "json.h"
 #include "util.h"
 
-/* A client: reads and drops until the server closes its end.  Runs in a
- * forked child only. */
+/* How long the server waits for its clients to print what it sent. */
+#define PRINT_TIMEOUT_MS 120000
+
+/* A client that drops what it reads until the server closes its end.
+ * Runs in a forked child only. */
 static void
-reader_main(int fd)
+reader_drop(int fd)
 {
     static char buf[65536];
 
@@ -25,6 +31,52 @@ reader_main(int fd)
             _exit(0);
         } else if (r < 0 && errno != EINTR) {
             _exit(3);
+        }
+    }
+}
+
+/* A client that parses each JSON-RPC message it reads, prints it as
+ * `ovsdb-client monitor-cond` does (client-print.h) to a file of its own
+ * and tells the server through 'done_fd' (one byte per message), until
+ * the server closes its end.  Runs in a forked child only. */
+static void
+reader_print(int fd, int done_fd)
+{
+    static char buf[65536];
+    struct json_parser *parser = json_parser_create(0);
+    struct client_printer *printer = client_printer_create();
+    FILE *out = tmpfile();
+
+    if (!out) {
+        _exit(6);
+    }
+    for (;;) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r == 0) {
+            _exit(0);
+        } else if (r < 0) {
+            if (errno != EINTR) {
+                _exit(3);
+            }
+            continue;
+        }
+        for (size_t used = 0; used < (size_t) r; ) {
+            used += json_parser_feed(parser, buf + used, r - used);
+            if (!json_parser_is_done(parser)) {
+                continue;
+            }
+            struct json *msg = json_parser_finish(parser);
+            if (json_get_type(msg) == JSON_STRING) {
+                _exit(4);       /* A parse error. */
+            }
+            if (client_printer_print(printer, msg, out)) {
+                _exit(5);
+            }
+            json_destroy(msg);
+            if (write(done_fd, "", 1) != 1) {
+                _exit(8);
+            }
+            parser = json_parser_create(0);
         }
     }
 }
@@ -67,13 +119,19 @@ wait_readers(pid_t *readers, int n)
 }
 
 char *
-client_sockets_open(struct client_sockets *cs, int n)
+client_sockets_open(struct client_sockets *cs, int n, bool print)
 {
     size_t size = (n ? n : 1) * sizeof(int);
     int *theirs = xmalloc_as(XALLOC_MODEL, size);
     char *error = NULL;
 
     memset(cs, 0, sizeof *cs);
+    cs->done_fd = -1;
+    int done[2] = { -1, -1 };
+    if (print && pipe2(done, O_CLOEXEC)) {
+        xfree(theirs);
+        return xasprintf("client sockets: pipe: %s", strerror(errno));
+    }
     cs->fds = xmalloc_as(XALLOC_MODEL, size);
     cs->readers = xcalloc_as(XALLOC_MODEL, n ? n : 1, sizeof *cs->readers);
     for (int i = 0; i < n; i++) {
@@ -106,7 +164,11 @@ client_sockets_open(struct client_sockets *cs, int n)
             theirs[i] = -1;
             close_all(cs->fds, n);
             close_all(theirs, n);
-            reader_main(fd);
+            if (print) {
+                close(done[0]);
+                reader_print(fd, done[1]);
+            }
+            reader_drop(fd);
         }
         cs->readers[i] = pid;
         close(theirs[i]);
@@ -114,9 +176,19 @@ client_sockets_open(struct client_sockets *cs, int n)
     }
     xfree(theirs);
     cs->n = n;
+    if (print) {
+        /* Only the readers hold the write end now: if all of them end,
+         * the server reads end-of-file instead of waiting forever. */
+        close(done[1]);
+        cs->done_fd = done[0];
+    }
     return NULL;
 
 fail:
+    if (print) {
+        close(done[0]);
+        close(done[1]);
+    }
     close_all(cs->fds, n);
     close_all(theirs, n);
     wait_readers(cs->readers, n);
@@ -138,6 +210,9 @@ client_sockets_send(struct client_sockets *cs, int client, const char *data,
         /* MSG_NOSIGNAL: a reader that died gives EPIPE, not SIGPIPE. */
         ssize_t w = send(fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
         if (w > 0) {
+            if ((size_t) w == len) {
+                cs->messages++;
+            }
             data += w;
             len -= w;
             cs->writes++;
@@ -159,12 +234,92 @@ client_sockets_send(struct client_sockets *cs, int client, const char *data,
 }
 
 char *
+client_sockets_wait_printed(struct client_sockets *cs)
+{
+    char buf[4096];
+
+    while (cs->done_fd >= 0 && cs->printed < cs->messages) {
+        struct pollfd pfd = { .fd = cs->done_fd, .events = POLLIN };
+        int n = poll(&pfd, 1, PRINT_TIMEOUT_MS);
+        if (n == 0) {
+            return xasprintf("client sockets: the clients printed %llu of "
+                             "%llu messages in %d s", cs->printed,
+                             cs->messages, PRINT_TIMEOUT_MS / 1000);
+        } else if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return xasprintf("client sockets: poll: %s", strerror(errno));
+        }
+        size_t want = cs->messages - cs->printed;
+        ssize_t r = read(cs->done_fd, buf, want < sizeof buf ? want
+                                                             : sizeof buf);
+        if (r > 0) {
+            cs->printed += r;
+        } else if (r == 0) {
+            return xasprintf("client sockets: every client ended after "
+                             "printing %llu of %llu messages", cs->printed,
+                             cs->messages);
+        } else if (errno != EINTR) {
+            return xasprintf("client sockets: read: %s", strerror(errno));
+        }
+    }
+    return NULL;
+}
+
+/* CPU time (user + sys) of process 'pid' in ms, from /proc (ticks), or -1
+ * if it cannot be read. */
+static double
+process_cpu_ms(pid_t pid)
+{
+    char name[64], buf[1024];
+    snprintf(name, sizeof name, "/proc/%ld/stat", (long) pid);
+    FILE *f = fopen(name, "r");
+    if (!f) {
+        return -1;
+    }
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+
+    /* Fields 14 and 15 (utime, stime) come 11 and 12 fields after the
+     * state, which follows the last ')' (the name may hold any byte). */
+    char *p = strrchr(buf, ')');
+    unsigned long long utime, stime;
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+                     "%llu %llu", &utime, &stime) != 2) {
+        return -1;
+    }
+    return (utime + stime) * 1000.0 / sysconf(_SC_CLK_TCK);
+}
+
+double
+client_sockets_cpu_ms(const struct client_sockets *cs)
+{
+    double sum = 0;
+    for (int i = 0; i < cs->n; i++) {
+        if (cs->readers[i] > 0) {
+            double ms = process_cpu_ms(cs->readers[i]);
+            if (ms < 0) {
+                return -1;
+            }
+            sum += ms;
+        }
+    }
+    return sum;
+}
+
+char *
 client_sockets_close(struct client_sockets *cs)
 {
     if (!cs->fds) {
         return NULL;
     }
     close_all(cs->fds, cs->n);
+    if (cs->done_fd >= 0) {
+        close(cs->done_fd);
+        cs->done_fd = -1;
+    }
     int bad = wait_readers(cs->readers, cs->n);
     xfree(cs->fds);
     xfree(cs->readers);

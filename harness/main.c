@@ -95,7 +95,7 @@ usage(FILE *stream)
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
 "  --mode tree|tree-cache|cache|direct|serialized  --table T\n"
-"  --condition JSON  --initial kept|per-monitor  --send sockets|none\n"
+"  --condition JSON  --initial kept|per-monitor  --send sockets|print|none\n"
 "  --txns M  --entries E  --followers F\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
 "names file, record and byte offset), 2 on bad usage (also an --output or\n"

@@ -108,8 +108,10 @@ monitor_prepare(struct workload_options *o)
          * (json-only) leaves them out unless asked. */
         o->send = db_model == DB_MODEL_FULL ? "sockets" : "none";
     }
-    if (strcmp(o->send, "sockets") && strcmp(o->send, "none")) {
-        return xasprintf("--send: \"%s\" is not sockets or none", o->send);
+    if (strcmp(o->send, "sockets") && strcmp(o->send, "print")
+        && strcmp(o->send, "none")) {
+        return xasprintf("--send: \"%s\" is not sockets, print or none",
+                         o->send);
     }
     if (!o->table) {
         o->table = "Logical_Flow";
@@ -214,6 +216,15 @@ serialize_msg(struct monitor *m, struct json *msg, int client)
     }
     ds_destroy(&out);
     return n;
+}
+
+/* Printing clients: waits until they have printed all sent so far. */
+static void
+wait_printed(struct monitor *m)
+{
+    if (m->send && !m->send_error) {
+        m->send_error = client_sockets_wait_printed(&m->sockets);
+    }
 }
 
 static void
@@ -500,8 +511,9 @@ monitor_run(struct phases *p, const struct workload_options *o)
     }
 
     /* Before the load, so that the reader's fork copies a small heap. */
-    if (!strcmp(o->send, "sockets")) {
-        error = client_sockets_open(&m.sockets, o->clients + 1);
+    if (strcmp(o->send, "none")) {
+        error = client_sockets_open(&m.sockets, o->clients + 1,
+                                    !strcmp(o->send, "print"));
         if (error) {
             ds_destroy(&transcript);
             return error;
@@ -613,6 +625,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
     }
     phases_items(p, n_matching * o->clients);
     phases_end(p);
+    wait_printed(&m);
     const struct phase_result *r = phases_last(p);
     cpu_s += (r->end.user_s - r->start.user_s) + (r->end.sys_s
                                                   - r->start.sys_s);
@@ -620,6 +633,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
     phases_counter(p, "initial_cpu_s", cpu_s);
 
     uint64_t versions_before = row_version_count();
+    double clients_cpu0 = m.send ? client_sockets_cpu_ms(&m.sockets) : -1;
     phases_begin(p, "updates");
     for (int k = 0; k < o->batches; k++) {
         double t0 = metrics_now_ms();
@@ -642,6 +656,9 @@ monitor_run(struct phases *p, const struct workload_options *o)
         phases_iteration(p, ms);
         units[n_units++] = ms;
         phases_items(p, per_batch * o->clients);
+        /* Outside the batch's figures, as the real runner waits for
+         * every client's output. */
+        wait_printed(&m);
     }
     phases_end(p);
     r = phases_last(p);
@@ -679,6 +696,13 @@ monitor_run(struct phases *p, const struct workload_options *o)
         phases_counter(p, "log_bytes", m.log.bytes);
     }
     if (m.send) {
+        /* What the clients did with the updates (printing ones parse and
+         * print; dropping ones only read), per batch. */
+        double clients_cpu1 = client_sockets_cpu_ms(&m.sockets);
+        if (clients_cpu0 >= 0 && clients_cpu1 >= 0 && o->batches) {
+            phases_counter(p, "clients_cpu_per_batch_ms",
+                           (clients_cpu1 - clients_cpu0) / o->batches);
+        }
         phases_counter(p, "socket_writes", m.sockets.writes);
         phases_counter(p, "socket_stalls", m.sockets.stalls);
     }
@@ -724,11 +748,14 @@ const struct workload workload_monitor = {
             "           --initial kept|per-monitor: the initial change set\n"
             "           built once (default, OVS >= 07c27226e) or per client,\n"
             "           --output FILE: every message sent, one a line,\n"
-            "           --send sockets|none: each message written to its\n"
-            "           client's Unix socket, drained by a reader process\n"
-            "           (default with the full model), or only composed\n"
-            "           (default with json-only; counters socket_writes,\n"
-            "           socket_stalls),\n"
+            "           --send sockets|print|none: each message written to\n"
+            "           its client's Unix socket, drained by a reader process\n"
+            "           (sockets, default with the full model), or by one\n"
+            "           that parses and prints it as a table, as ovsdb-client\n"
+            "           monitor-cond does (print; the batches wait for the\n"
+            "           clients, untimed), or only composed (default with\n"
+            "           json-only; counters socket_writes, socket_stalls,\n"
+            "           clients_cpu_per_batch_ms),\n"
             "           --table T (default Logical_Flow), --condition JSON\n"
             "           (default [[\"actions\",\"!=\",\"drop;\"]] for "
             "Logical_Flow,\n"

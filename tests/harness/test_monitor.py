@@ -12,7 +12,9 @@ of building the initial change set (kept, per-monitor) send the same
 messages: the transcripts (--output) are byte-identical.  --send sockets
 (the full model's default) writes every message to its client's socket:
 at least one write per message, the same bytes as --send none (json-only's
-default), and a bad --send is a usage error.  The full model appends one
+default); so does --send print, whose clients parse and print every
+message (a message they cannot parse ends the run); a bad --send is a
+usage error.  The full model appends one
 log record per batch's commit to a file it removes at the end.
 
 usage: test_monitor.py JSONBENCH FIXTURE-SB"""
@@ -158,6 +160,7 @@ def test_send(exe, sb):
             fail('full model: no socket_stalls counter')
         sent = (init['bytes_out'], upd['bytes_out'])
         for extra, sockets in ((['--send', 'none'], False),
+                               (['--send', 'print'], True),
                                (['--model', 'json-only'], False),
                                (['--model', 'json-only', '--send',
                                  'sockets'], True)):
@@ -166,13 +169,20 @@ def test_send(exe, sb):
                 fail('%s: log_records %s' % (extra, u.get('log_records')))
             if ('socket_writes' in u) != sockets:
                 fail('%s: socket_writes %s' % (extra, u.get('socket_writes')))
+            # Printing clients parse every message, and the batches waited
+            # for them: a message they could not parse would end the run.
+            if ('clients_cpu_per_batch_ms' in u) != sockets \
+                    or u.get('clients_cpu_per_batch_ms', 0) < 0:
+                fail('%s: clients_cpu_per_batch_ms %s'
+                     % (extra, u.get('clients_cpu_per_batch_ms')))
             if (i['bytes_out'], u['bytes_out']) != sent:
                 fail('%s: sent %s, --send sockets sent %s'
                      % (extra, (i['bytes_out'], u['bytes_out']), sent))
         p = run([exe, 'monitor', '--send', 'pigeons', sb], expect_rc=2)
         if '--send' not in p.stderr or 'pigeons' not in p.stderr:
             fail('bad --send: %r' % p.stderr)
-    print('ok: --send sockets writes every message, same bytes as none')
+    print('ok: --send sockets and print write every message, same bytes '
+          'as none')
 
 
 if __name__ == '__main__':

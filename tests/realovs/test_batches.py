@@ -77,6 +77,19 @@ def test_cpu():
         check(time.monotonic() - t0 < 2, "settle of a sleeping process")
         check(c == B.server_cpu_s(p.pid) and c >= 0,
               "settle's reading %s" % c)
+        # Clients: the sum of their readings, settled once none moves.
+        q = subprocess.Popen(["sleep", "30"])
+        try:
+            time.sleep(0.05)
+            t0 = time.monotonic()
+            both = B.settle_clients([p.pid, q.pid], quiet_s=0.02, timeout=5)
+            check(time.monotonic() - t0 < 2, "settle_clients of sleepers")
+            check(both == B.clients_cpu_s([p.pid, q.pid])
+                  and both == B.server_cpu_s(p.pid) + B.server_cpu_s(q.pid),
+                  "clients' reading %s" % both)
+        finally:
+            q.kill()
+            q.wait()
     finally:
         p.kill()
         p.wait()

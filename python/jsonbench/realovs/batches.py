@@ -75,6 +75,19 @@ def server_cpu_s(pid):
     return user + sys_
 
 
+def clients_cpu_s(pids):
+    """CPU seconds the monitor clients 'pids' have used so far (as
+    server_cpu_s(), summed)."""
+    return sum(server_cpu_s(pid) for pid in pids)
+
+
+def settle_clients(pids, quiet_s=0.3, timeout=600):
+    """clients_cpu_s() once it has not moved for 'quiet_s': every client
+    has printed what it got (the initial tables take seconds), so that no
+    batch is timed while the clients are still busy with earlier work."""
+    return proc.settle(lambda: clients_cpu_s(pids), quiet_s, timeout)
+
+
 def settle(pid, quiet_s=QUIET_S, timeout=60):
     """server_cpu_s() once it has not moved for 'quiet_s' (the server
     finished what it was doing), or the last reading after 'timeout'."""

@@ -208,6 +208,7 @@ def monitor(target, ds, opts):
         loaded = _settle(srv.proc.pid)
 
         t0 = time.monotonic()
+        client_pids = []
         # Clients connect in waves: older servers refuse connections
         # (EPROTO) when a hundred arrive at once.
         for first in range(0, o["clients"], MONITOR_WAVE):
@@ -228,9 +229,14 @@ def monitor(target, ds, opts):
                     raise RunError("%s: monitor client: %s"
                                    % (ds["path"], p.stderr_tail()))
                 with open(pidfile) as f:
-                    rd.adopt(int(f.read().split()[0]), p.name + "-daemon")
+                    pid = int(f.read().split()[0])
+                rd.adopt(pid, p.name + "-daemon")
+                client_pids.append(pid)
         initial = _settle(srv.proc.pid)
         init_wall = time.monotonic() - t0
+        # The clients print their initial tables after they detach; the
+        # batches start once they are done, as the model's do.
+        clients0 = batches.settle_clients(client_pids)
 
         per_batch = min(o["batch_rows"], len(uuids))
         stride = max(1, len(uuids) // per_batch)
@@ -259,6 +265,7 @@ def monitor(target, ds, opts):
         finally:
             client.close()
         after = _settle(srv.proc.pid)
+        clients1 = batches.settle_clients(client_pids)
         upd_wall = time.monotonic() - t1
         srv.check_log(ds["path"])
         polls = srv.poll_intervals_ms()
@@ -283,6 +290,8 @@ def monitor(target, ds, opts):
             "cpu_after_load_s": init_cpu + upd_cpu,
             "rows_per_batch": per_batch,
             "clients": o["clients"],
+            "clients_cpu_per_batch_ms":
+            (clients1 - clients0) * 1e3 / max(1, o["batches"]),
             "poll_interval_count": len(polls),
             "poll_interval_min_ms": min(polls) if polls else 0,
             "poll_interval_median_ms": statistics.median(polls)
