@@ -505,6 +505,7 @@ def fill(primary, other, out_dir, ovs_claims=None):
         meta_a["runs"][key] = dict(info, source=os.path.basename(other))
         index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
         taken.append(key)
+    _take_claims(meta_a, meta_b, taken)
     taken_real = _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b)
     if taken_real and ovs_claims and os.path.exists(ovs_claims):
         _judge_with_current(meta_a["real"], ovs_claims)
@@ -525,6 +526,27 @@ def fill(primary, other, out_dir, ovs_claims=None):
     gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
     gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta_a)
     log("reproduce: %d runs taken from %s" % (len(taken), build.rel(other)))
+
+
+def _take_claims(meta_a, meta_b, taken):
+    """A claim whose runs all come from the other folder is read with that
+    folder's definition of it (and its explanation): its runs were made for
+    that definition, whose options (part of each run's key) may have
+    changed since the primary ran."""
+    used_by_a = {cid for key, info in meta_a["runs"].items()
+                 if key not in taken and info.get("file")
+                 for cid in info.get("claims", [])}
+    from_b = {cid for key in taken
+              for cid in meta_b["runs"][key].get("claims", [])} - used_by_a
+    doc_a, doc_b = meta_a["claims"], meta_b["claims"]
+    theirs = {c["id"]: c for c in doc_b.get("claims", [])}
+    for i, c in enumerate(doc_a.get("claims", [])):
+        if c["id"] in from_b and c["id"] in theirs and theirs[c["id"]] != c:
+            doc_a["claims"][i] = theirs[c["id"]]
+            expl = theirs[c["id"]].get("explain")
+            if expl in doc_b.get("explanations", {}):
+                doc_a.setdefault("explanations", {})[expl] = \
+                    doc_b["explanations"][expl]
 
 
 def _judge_with_current(real, ovs_claims):

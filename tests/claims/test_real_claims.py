@@ -28,6 +28,7 @@ ROOT, BUILD = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from jsonbench import claims as C          # noqa: E402
 from jsonbench import realclaims as R      # noqa: E402
+from jsonbench import reproduce as RP      # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
@@ -512,7 +513,49 @@ def end_to_end():
               % (p.stdout + p.stderr)[-2000:])
 
 
+def take_claims_checks():
+    """A join reads a claim with the other folder's definition when all its
+    runs came from there (its options, part of the run keys, changed since
+    the primary ran), and keeps the primary's otherwise."""
+    old = {"id": "c1", "args": ["--send", "sockets"], "explain": "e"}
+    new = {"id": "c1", "args": ["--send", "print"], "explain": "e"}
+    kept = {"id": "c2", "args": ["--a"]}
+    kept_b = {"id": "c2", "args": ["--b"]}
+
+    def metas(c2_in_a):
+        runs_a = {"x|--a": {"file": "runs/a.json", "claims": ["c2"]}} \
+            if c2_in_a else {}
+        meta_a = {"claims": {"claims": [dict(old), dict(kept)],
+                             "explanations": {"e": "old text"}},
+                  "runs": runs_a}
+        meta_b = {"claims": {"claims": [new, kept_b],
+                             "explanations": {"e": "new text"}},
+                  "runs": {"x|--send print": {"file": "runs/b.json",
+                                              "claims": ["c1"]},
+                           "x|--b": {"file": "runs/c.json",
+                                     "claims": ["c2"]}}}
+        return meta_a, meta_b
+
+    meta_a, meta_b = metas(True)
+    meta_a["runs"]["x|--send print"] = meta_b["runs"]["x|--send print"]
+    RP._take_claims(meta_a, meta_b, ["x|--send print"])
+    got = {c["id"]: c for c in meta_a["claims"]["claims"]}
+    check(got["c1"] == new and meta_a["claims"]["explanations"]["e"]
+          == "new text", "claim c1 not read with the definition its runs "
+          "were made for: %s" % got["c1"])
+    check(got["c2"] == kept, "claim c2, measured by the primary, replaced")
+
+    # c2's runs in both: the primary's definition stays.
+    meta_a, meta_b = metas(True)
+    meta_a["runs"]["x|--b"] = meta_b["runs"]["x|--b"]
+    RP._take_claims(meta_a, meta_b, ["x|--b"])
+    got = {c["id"]: c for c in meta_a["claims"]["claims"]}
+    check(got["c2"] == kept and got["c1"] == old,
+          "a claim with runs of the primary took the other definition")
+
+
 unit_checks()
+take_claims_checks()
 twin_checks()
 poll_checks()
 end_to_end()
