@@ -35,7 +35,8 @@
  * the initial change set.  json-only has no change sets: it changes the
  * rows in place and composes from the rows.  Each message's text goes to
  * its client's Unix socket (--send sockets, the full model's default;
- * client-sockets.h), as jsonrpc_send() writes it. */
+ * client-sockets.h), as jsonrpc_send() writes it; with --send print each
+ * client parses and prints it as ovsdb-client does (client-print.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -748,14 +749,14 @@ const struct workload workload_monitor = {
             "           --initial kept|per-monitor: the initial change set\n"
             "           built once (default, OVS >= 07c27226e) or per client,\n"
             "           --output FILE: every message sent, one a line,\n"
-            "           --send sockets|print|none: each message written to\n"
-            "           its client's Unix socket, drained by a reader process\n"
-            "           (sockets, default with the full model), or by one\n"
-            "           that parses and prints it as a table, as ovsdb-client\n"
-            "           monitor-cond does (print; the batches wait for the\n"
-            "           clients, untimed), or only composed (default with\n"
-            "           json-only; counters socket_writes, socket_stalls,\n"
-            "           clients_cpu_per_batch_ms),\n"
+            "           --send sockets|print|none: each message written\n"
+            "           to its client's Unix socket, drained by a reader\n"
+            "           process (sockets, default with the full model), or\n"
+            "           by one that parses and prints it as a table, as\n"
+            "           ovsdb-client monitor-cond does (print; the batches\n"
+            "           wait for the clients, untimed), or only composed\n"
+            "           (default with json-only; counters socket_writes,\n"
+            "           socket_stalls, clients_cpu_per_batch_ms),\n"
             "           --table T (default Logical_Flow), --condition JSON\n"
             "           (default [[\"actions\",\"!=\",\"drop;\"]] for "
             "Logical_Flow,\n"
