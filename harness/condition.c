@@ -3,6 +3,7 @@
  * each function. */
 #include "condition.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +18,19 @@ static const char *const function_names[] = {
     [CF_EXCLUDES] = "excludes",
 };
 
+/* The _uuid column every table has (RFC 7047), which the schemas here do
+ * not list: a scalar UUID, tested against the row's own. */
+static const struct column_schema uuid_column = {
+    .name = (char *) "_uuid",
+    .index = UINT_MAX,
+    .type = { .key = { .type = ATOMIC_UUID },
+              .value = { .type = ATOMIC_VOID },
+              .n_min = 1, .n_max = 1 },
+};
+
 static char *
 parse_clause(struct clause *cl, const struct table_schema *ts,
-             const struct json *json)
+             const struct json *json, bool allow_uuid)
 {
     memset(cl, 0, sizeof *cl);
     enum json_type jtype = json_get_type(json);
@@ -36,6 +47,9 @@ parse_clause(struct clause *cl, const struct table_schema *ts,
     const char *column = json_string(json_array_at(json, 0));
     const char *function = json_string(json_array_at(json, 1));
     cl->column = table_schema_find_column(ts, column);
+    if (!cl->column && allow_uuid && !strcmp(column, "_uuid")) {
+        cl->column = &uuid_column;
+    }
     if (!cl->column) {
         return xasprintf("table %s has no column \"%s\"", ts->name, column);
     }
@@ -49,6 +63,10 @@ parse_clause(struct clause *cl, const struct table_schema *ts,
         return xasprintf("unknown function \"%s\"", function);
     }
     cl->function = f;
+    if (cl->column == &uuid_column && f != CF_EQ && f != CF_NE) {
+        return xasprintf("_uuid: only == and != are supported, not \"%s\"",
+                         function);
+    }
     const struct ovsdb_type *type = &cl->column->type;
     if (f >= CF_LT && f <= CF_GE
         && (!ovsdb_type_is_scalar(type)
@@ -67,41 +85,66 @@ parse_clause(struct clause *cl, const struct table_schema *ts,
 }
 
 char *
-condition_parse(struct condition *cond, const struct table_schema *ts,
-                const char *text)
+condition_from_json(struct condition *cond, const struct table_schema *ts,
+                    const struct json *json, bool allow_uuid)
 {
-    struct json *json = json_from_string(text);
     char *error = NULL;
 
     cond->clauses = NULL;
     cond->n = 0;
-    if (json_get_type(json) == JSON_STRING) {
-        error = xasprintf("condition is not valid JSON: %s",
-                          json_string(json));
-    } else if (json_get_type(json) != JSON_ARRAY) {
-        error = xasprintf("condition must be a JSON array of clauses");
-    } else {
-        size_t n = json_array_size(json);
-        cond->clauses = xcalloc(n ? n : 1, sizeof *cond->clauses);
-        for (size_t i = 0; i < n && !error; i++) {
-            error = parse_clause(&cond->clauses[i], ts,
-                                 json_array_at(json, i));
-            if (!error) {
-                cond->n++;
-            } else {
-                /* Free a half-parsed clause's argument, if any. */
-                struct clause *cl = &cond->clauses[i];
-                if (cl->column) {
-                    datum_destroy(&cl->arg, &cl->column->type);
-                }
+    if (json_get_type(json) != JSON_ARRAY) {
+        return xasprintf("condition must be a JSON array of clauses");
+    }
+    size_t n = json_array_size(json);
+    cond->clauses = xcalloc(n ? n : 1, sizeof *cond->clauses);
+    for (size_t i = 0; i < n && !error; i++) {
+        error = parse_clause(&cond->clauses[i], ts, json_array_at(json, i),
+                             allow_uuid);
+        if (!error) {
+            cond->n++;
+        } else {
+            /* Free a half-parsed clause's argument, if any. */
+            struct clause *cl = &cond->clauses[i];
+            if (cl->column) {
+                datum_destroy(&cl->arg, &cl->column->type);
             }
         }
     }
-    json_destroy(json);
     if (error) {
         condition_destroy(cond);
     }
     return error;
+}
+
+char *
+condition_parse(struct condition *cond, const struct table_schema *ts,
+                const char *text)
+{
+    struct json *json = json_from_string(text);
+    char *error;
+
+    if (json_get_type(json) == JSON_STRING) {
+        cond->clauses = NULL;
+        cond->n = 0;
+        error = xasprintf("condition is not valid JSON: %s",
+                          json_string(json));
+    } else {
+        error = condition_from_json(cond, ts, json, false);
+    }
+    json_destroy(json);
+    return error;
+}
+
+const struct uuid *
+condition_uuid_eq(const struct condition *cond)
+{
+    for (size_t i = 0; i < cond->n; i++) {
+        const struct clause *cl = &cond->clauses[i];
+        if (cl->column == &uuid_column && cl->function == CF_EQ) {
+            return &cl->arg.keys[0].uuid;
+        }
+    }
+    return NULL;
 }
 
 /* True if every element (and value) of 'small' is in 'big'. */
@@ -142,10 +185,16 @@ datum_excludes(const struct datum *big, const struct datum *small,
  * on per column (a row's fields, or a change set's old or new values). */
 static bool
 clause_matches(const struct clause *cl, const struct datum *fields,
-               size_t stride)
+               size_t stride, const struct uuid *row_uuid)
 {
     if (cl->function == CF_TRUE || cl->function == CF_FALSE) {
         return cl->function == CF_TRUE;
+    }
+    if (cl->column == &uuid_column) {
+        /* Only conditions parsed with allow_uuid have it, and only rows
+         * are tested against those. */
+        bool eq = row_uuid && uuid_equals(&cl->arg.keys[0].uuid, row_uuid);
+        return cl->function == CF_EQ ? eq : !eq;
     }
     const struct ovsdb_type *t = &cl->column->type;
     const struct datum *d = (const struct datum *) (const void *)
@@ -179,22 +228,29 @@ clause_matches(const struct clause *cl, const struct datum *fields,
     return false;
 }
 
+static bool
+matches(const struct condition *cond, const struct datum *fields,
+        size_t stride, const struct uuid *row_uuid)
+{
+    for (size_t i = 0; i < cond->n; i++) {
+        if (!clause_matches(&cond->clauses[i], fields, stride, row_uuid)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool
 condition_matches(const struct condition *cond, const struct row *row)
 {
-    return condition_matches_at(cond, row->fields, sizeof *row->fields);
+    return matches(cond, row->fields, sizeof *row->fields, &row->uuid);
 }
 
 bool
 condition_matches_at(const struct condition *cond,
                      const struct datum *fields, size_t stride)
 {
-    for (size_t i = 0; i < cond->n; i++) {
-        if (!clause_matches(&cond->clauses[i], fields, stride)) {
-            return false;
-        }
-    }
-    return true;
+    return matches(cond, fields, stride, NULL);
 }
 
 void

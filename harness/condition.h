@@ -9,6 +9,7 @@
 #include "ovsdb/datum.h"
 
 struct json;
+struct uuid;
 struct row;
 struct table_schema;
 
@@ -32,6 +33,14 @@ struct condition {
  * malloc'd error. */
 char *condition_parse(struct condition *, const struct table_schema *,
                       const char *text);
+/* The same from parsed JSON.  With 'allow_uuid', clauses may also test the
+ * row's "_uuid" (== and != only), as a transaction's "where" does; such a
+ * condition is tested on rows only (condition_matches()). */
+char *condition_from_json(struct condition *, const struct table_schema *,
+                          const struct json *, bool allow_uuid);
+/* The UUID of a clause ["_uuid", "==", U] of 'cond', or NULL: the query's
+ * way to its one row through the table's hash map. */
+const struct uuid *condition_uuid_eq(const struct condition *);
 bool condition_matches(const struct condition *, const struct row *);
 /* The same on column values that are not a row's: column i's datum is at
  * 'fields' + i * 'stride' bytes (a monitor change set's old or new values,

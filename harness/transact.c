@@ -3,56 +3,57 @@
 
 #include <string.h>
 
+#include "condition.h"
 #include "db.h"
 #include "json.h"
 #include "jsonrpc-reply.h"
 #include "ovsdb/uuid.h"
 #include "util.h"
 
-/* One "update" operation, parsed and checked before anything changes (as
- * OVS parses the "row" into a scratch row first), so that applying it
- * cannot fail half-way. */
+/* One "update" operation, parsed and checked before anything changes, as
+ * OVS executes it: the operation's members checked (each one known and
+ * used), the "where" parsed as a condition, and the "row" parsed into a
+ * scratch row of every column of the table, whose named columns are then
+ * copied into each row the condition selects. */
 struct update_op {
     struct table *table;
-    struct uuid uuid;               /* The row "where" names. */
-    const struct column_schema **columns;
-    struct datum *values;           /* Parsed new values, one per column. */
+    struct condition where;
+    struct row *scratch;            /* Every column, defaults but 'columns'. */
+    const struct column_schema **columns;   /* The columns "row" names. */
     size_t n;
 };
 
 static void
 update_op_destroy(struct update_op *op)
 {
-    for (size_t i = 0; i < op->n; i++) {
-        datum_destroy(&op->values[i], &op->columns[i]->type);
+    if (op->table) {
+        condition_destroy(&op->where);
+        if (op->scratch) {
+            row_destroy(op->scratch, op->table->schema);
+        }
     }
     xfree(op->columns);
-    xfree(op->values);
 }
 
-/* The UUID of a "where" that is exactly [["_uuid", "==", ["uuid", U]]]. */
+/* The members an "update" may have; any other is an error, as OVS's
+ * parser reports members it did not use. */
 static char *
-where_uuid(const struct json *where, struct uuid *uuid)
+check_members(const struct json *op)
 {
-    const struct json *cl, *arg;
+    static const char *const known[] = { "op", "table", "where", "row" };
+    struct shash_node *node;
 
-    if (!where || json_get_type(where) != JSON_ARRAY
-        || json_array_size(where) != 1
-        || json_get_type(cl = json_array_at(where, 0)) != JSON_ARRAY
-        || json_array_size(cl) != 3
-        || json_get_type(json_array_at(cl, 0)) != JSON_STRING
-        || strcmp(json_string(json_array_at(cl, 0)), "_uuid")
-        || json_get_type(json_array_at(cl, 1)) != JSON_STRING
-        || strcmp(json_string(json_array_at(cl, 1)), "==")
-        || json_get_type(arg = json_array_at(cl, 2)) != JSON_ARRAY
-        || json_array_size(arg) != 2
-        || json_get_type(json_array_at(arg, 1)) != JSON_STRING) {
-        return xstrdup("\"where\" is not [[\"_uuid\", \"==\", "
-                       "[\"uuid\", U]]] (the only form supported)");
-    }
-    if (!uuid_from_string(uuid, json_string(json_array_at(arg, 1)))) {
-        return xasprintf("\"where\": bad UUID \"%s\"",
-                         json_string(json_array_at(arg, 1)));
+    SHASH_FOR_EACH (node, json_object(op)) {
+        size_t i;
+        for (i = 0; i < ARRAY_SIZE(known); i++) {
+            if (!strcmp(node->name, known[i])) {
+                break;
+            }
+        }
+        if (i == ARRAY_SIZE(known)) {
+            return xasprintf("member \"%s\" is not allowed in an update",
+                             node->name);
+        }
     }
     return NULL;
 }
@@ -60,36 +61,50 @@ where_uuid(const struct json *where, struct uuid *uuid)
 static char *
 parse_update(struct db *db, const struct json *op, struct update_op *u)
 {
-    const struct json *j = json_object_get(op, "op");
-
     memset(u, 0, sizeof *u);
+    if (json_get_type(op) != JSON_OBJECT) {
+        return xstrdup("not an object");
+    }
+    const struct json *j = json_object_get(op, "op");
     if (!j || json_get_type(j) != JSON_STRING
         || strcmp(json_string(j), "update")) {
         return xstrdup("\"op\" is not \"update\" (the only operation "
                        "supported)");
     }
+    char *error = check_members(op);
+    if (error) {
+        return error;
+    }
     j = json_object_get(op, "table");
     if (!j || json_get_type(j) != JSON_STRING) {
         return xstrdup("no \"table\" string");
     }
-    u->table = db_find_table(db, json_string(j));
-    if (!u->table) {
+    struct table *table = db_find_table(db, json_string(j));
+    if (!table) {
         return xasprintf("no table \"%s\"", json_string(j));
     }
-    const struct table_schema *ts = u->table->schema;
-    char *error = where_uuid(json_object_get(op, "where"), &u->uuid);
-    if (error) {
-        return error;
+    const struct table_schema *ts = table->schema;
+    const struct json *where = json_object_get(op, "where");
+    if (!where) {
+        return xstrdup("no \"where\"");
     }
+    error = condition_from_json(&u->where, ts, where, true);
+    if (error) {
+        char *e = xasprintf("\"where\": %s", error);
+        xfree(error);
+        return e;
+    }
+    u->table = table;               /* From here on, destroy frees. */
     const struct json *row = json_object_get(op, "row");
     if (!row || json_get_type(row) != JSON_OBJECT) {
         return xstrdup("no \"row\" object");
     }
 
     enum xalloc_category cat = xalloc_category_set(XALLOC_MODEL);
+    static const struct uuid no_uuid;
+    u->scratch = row_create(ts, &no_uuid);
     size_t n = shash_count(json_object(row));
     u->columns = xmalloc((n ? n : 1) * sizeof *u->columns);
-    u->values = xmalloc((n ? n : 1) * sizeof *u->values);
     xalloc_category_set(cat);
 
     struct shash_node *node;
@@ -100,16 +115,46 @@ parse_update(struct db *db, const struct json *op, struct update_op *u)
             return xasprintf("table %s has no column \"%s\"", ts->name,
                              node->name);
         }
-        error = datum_from_json(&u->values[u->n], &c->type, node->data,
-                                false);
+        struct datum value;
+        error = datum_from_json(&value, &c->type, node->data, false);
         if (error) {
             char *e = xasprintf("column %s: %s", c->name, error);
             xfree(error);
             return e;
         }
+        datum_destroy(&u->scratch->fields[c->index], &c->type);
+        u->scratch->fields[c->index] = value;
         u->columns[u->n++] = c;
     }
     return NULL;
+}
+
+/* The rows of 'u''s table that its "where" selects, as OVS's query finds
+ * them: through the hash map when a clause names the row's UUID (then the
+ * whole condition is tested on that row), else by testing every row.
+ * Returns a malloc'd array of '*n' rows. */
+static struct row **
+query(const struct update_op *u, size_t *n)
+{
+    const struct uuid *uuid = condition_uuid_eq(&u->where);
+    struct row **rows;
+
+    *n = 0;
+    if (uuid) {
+        rows = xmalloc(sizeof *rows);
+        struct row *row = table_find_row(u->table, uuid);
+        if (row && condition_matches(&u->where, row)) {
+            rows[(*n)++] = row;
+        }
+        return rows;
+    }
+    rows = table_sorted_rows(u->table);
+    for (size_t i = 0; i < u->table->n_rows; i++) {
+        if (condition_matches(&u->where, rows[i])) {
+            rows[(*n)++] = rows[i];
+        }
+    }
+    return rows;
 }
 
 static char *
@@ -182,21 +227,23 @@ transact_run(struct db *db, const char *text, size_t n,
         struct json *results = json_array_create_empty();
         for (i = 0; i < n_ops; i++) {
             struct update_op *u = &ops[i];
-            /* Looked up now: an earlier operation may have made the row
-             * the transaction's copy. */
-            struct row *row = table_find_row(u->table, &u->uuid);
-            if (row) {
-                const struct table_schema *ts = u->table->schema;
-                row = txn_modify_row(txn, u->table, row);
+            const struct table_schema *ts = u->table->schema;
+            size_t n_rows;
+            struct row **rows = query(u, &n_rows);
+            for (size_t r = 0; r < n_rows; r++) {
+                /* The transaction's writable copy (an earlier operation
+                 * may have made it already), given the named columns. */
+                struct row *row = txn_modify_row(txn, u->table, rows[r]);
                 for (size_t k = 0; k < u->n; k++) {
-                    unsigned int idx = u->columns[k]->index;
-                    row_field_release(row, ts, idx);
-                    row->fields[idx] = u->values[k];
+                    const struct column_schema *c = u->columns[k];
+                    row_field_release(row, ts, c->index);
+                    datum_clone(&row->fields[c->index],
+                                &u->scratch->fields[c->index], &c->type);
                 }
-                u->n = 0;       /* The values now belong to the row. */
             }
+            xfree(rows);
             struct json *r = json_object_create();
-            json_object_put(r, "count", json_integer_create(row ? 1 : 0));
+            json_object_put(r, "count", json_integer_create(n_rows));
             json_array_add(results, r);
         }
         error = txn_commit(txn, cb, aux);

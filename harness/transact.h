@@ -16,9 +16,12 @@ struct db;
 struct json;
 
 /* Runs the request 'text' ('n' bytes: {"method": "transact", "params":
- * [DB, OP...], "id": ID}) on 'db'.  Operations: "update" with a "where" of
- * one ["_uuid", "==", ["uuid", U]] clause (what the monitor batches and
- * the real runner send) and a "row" of new column values.  The commit
+ * [DB, OP...], "id": ID}) on 'db'.  Operations: "update" with a "where"
+ * (a condition, whose clauses may also test "_uuid" with == or !=; the
+ * monitor batches and the real runner send one ["_uuid", "==", ["uuid",
+ * U]]), run as a query, and a "row" of new column values, parsed into a
+ * scratch row of every column and copied into each selected row, as
+ * ovsdb_execute_update() does; any other member is an error.  The commit
  * calls 'cb' with 'aux' for every changed row (a monitor's change set).
  * Returns NULL and the reply
  * ({"id": ID, "result": [{"count": N}, ...], "error": null}) in '*replyp',
