@@ -165,9 +165,14 @@ add_cell(struct client_printer *cp, const char *text, size_t len)
     ds_put_buffer(&cp->text, text, len);
 }
 
-/* Registers the columns of every row in 'table' (a <table-update2>). */
+/* Calls 'visit' for each row change of 'table' (a <table-update2>:
+ * UUID -> {action: row}); 'row' is NULL where it is not an object. */
+typedef void row_change_fn(struct client_printer *, const char *uuid,
+                           const char *action, const struct json *row);
+
 static void
-learn_columns(struct client_printer *cp, const struct json *table)
+for_each_row_change(struct client_printer *cp, const struct json *table,
+                    row_change_fn *visit)
 {
     struct shash_node *row_node;
     SHASH_FOR_EACH (row_node, json_object(table)) {
@@ -178,57 +183,51 @@ learn_columns(struct client_printer *cp, const struct json *table)
         struct shash_node *action_node;
         SHASH_FOR_EACH (action_node, json_object(change)) {
             const struct json *row = action_node->data;
-            if (json_get_type(row) != JSON_OBJECT) {
-                continue;
-            }
-            struct shash_node *col;
-            SHASH_FOR_EACH (col, json_object(row)) {
-                column_index(cp, col->name);
-            }
+            visit(cp, row_node->name, action_node->name,
+                  json_get_type(row) == JSON_OBJECT ? row : NULL);
         }
     }
 }
 
-/* Lays out one table's rows: UUID, action, a cell per column. */
+/* Registers the columns 'row' has. */
 static void
-add_rows(struct client_printer *cp, const struct json *table)
+learn_columns(struct client_printer *cp, const char *uuid OVS_UNUSED,
+              const char *action OVS_UNUSED, const struct json *row)
 {
-    size_t width = cp->n_columns + 2;
-    struct ds cell = DS_EMPTY_INITIALIZER;
-    struct shash_node *row_node;
-
-    SHASH_FOR_EACH (row_node, json_object(table)) {
-        const struct json *change = row_node->data;
-        if (json_get_type(change) != JSON_OBJECT) {
-            continue;
-        }
-        struct shash_node *action_node;
-        SHASH_FOR_EACH (action_node, json_object(change)) {
-            const struct json *row = action_node->data;
-            size_t first = cp->n_cells;
-            add_cell(cp, row_node->name, strlen(row_node->name));
-            add_cell(cp, action_node->name, strlen(action_node->name));
-            for (size_t i = 2; i < width; i++) {
-                add_cell(cp, "", 0);
-            }
-            if (json_get_type(row) != JSON_OBJECT) {
-                continue;
-            }
-            struct shash_node *col;
-            SHASH_FOR_EACH (col, json_object(row)) {
-                size_t i = column_index(cp, col->name);
-                ds_clear(&cell);
-                format_value(col->data, &cell);
-                /* The cell goes at the end of 'text'; point the row's
-                 * slot at it. */
-                struct cell *slot = &cp->cells[first + 2 + i];
-                slot->start = cp->text.length;
-                slot->len = cell.length;
-                ds_put_buffer(&cp->text, cell.string, cell.length);
-            }
+    if (row) {
+        struct shash_node *col;
+        SHASH_FOR_EACH (col, json_object(row)) {
+            column_index(cp, col->name);
         }
     }
-    ds_destroy(&cell);
+}
+
+/* Lays out one row: UUID, action, a cell per column. */
+static void
+add_row(struct client_printer *cp, const char *uuid, const char *action,
+        const struct json *row)
+{
+    size_t width = cp->n_columns + 2;
+    size_t first = cp->n_cells;
+
+    add_cell(cp, uuid, strlen(uuid));
+    add_cell(cp, action, strlen(action));
+    for (size_t i = 2; i < width; i++) {
+        add_cell(cp, "", 0);
+    }
+    if (!row) {
+        return;
+    }
+    struct shash_node *col;
+    SHASH_FOR_EACH (col, json_object(row)) {
+        size_t i = column_index(cp, col->name);
+        /* The cell's text goes at the end of 'text'; the row's slot
+         * points at it. */
+        struct cell *slot = &cp->cells[first + 2 + i];
+        slot->start = cp->text.length;
+        format_value(col->data, &cp->text);
+        slot->len = cp->text.length - slot->start;
+    }
 }
 
 static void
@@ -313,10 +312,10 @@ client_printer_print(struct client_printer *cp, const struct json *msg,
             continue;
         }
         /* Columns first, so that every row has a cell for each. */
-        learn_columns(cp, table->data);
+        for_each_row_change(cp, table->data, learn_columns);
         cp->n_cells = 0;
         ds_clear(&cp->text);
-        add_rows(cp, table->data);
+        for_each_row_change(cp, table->data, add_row);
         int error = write_table(cp, out);
         if (error) {
             return error;
