@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +19,17 @@
 
 /* How long the server waits for its clients to print what it sent. */
 #define PRINT_TIMEOUT_MS 120000
+
+/* Shared by the server and its printing clients (an anonymous shared
+ * mapping made before the fork): the messages the clients have printed,
+ * and how many the server is waiting for.  The client whose message brings
+ * 'printed' to 'target' writes one byte to the server's pipe, so a wait
+ * wakes the server once, not once per message: its waiting stays out of
+ * the CPU the updates phase measures. */
+struct print_sync {
+    atomic_ullong printed;
+    atomic_ullong target;
+};
 
 /* A client that drops what it reads until the server closes its end.
  * Runs in a forked child only. */
@@ -37,10 +50,11 @@ reader_drop(int fd)
 
 /* A client that parses each JSON-RPC message it reads, prints it as
  * `ovsdb-client monitor-cond` does (client-print.h) to a file of its own
- * and tells the server through 'done_fd' (one byte per message), until
- * the server closes its end.  Runs in a forked child only. */
+ * and counts it in 'sync' (waking the server through 'done_fd' when it
+ * completes the count the server waits for), until the server closes its
+ * end.  Runs in a forked child only. */
 static void
-reader_print(int fd, int done_fd)
+reader_print(int fd, struct print_sync *sync, int done_fd)
 {
     static char buf[65536];
     struct json_parser *parser = json_parser_create(0);
@@ -73,7 +87,9 @@ reader_print(int fd, int done_fd)
                 _exit(5);
             }
             json_destroy(msg);
-            if (write(done_fd, "", 1) != 1) {
+            unsigned long long n = atomic_fetch_add(&sync->printed, 1) + 1;
+            if (n == atomic_load(&sync->target)
+                && write(done_fd, "", 1) != 1) {
                 _exit(8);
             }
             parser = json_parser_create(0);
@@ -128,9 +144,22 @@ client_sockets_open(struct client_sockets *cs, int n, bool print)
     memset(cs, 0, sizeof *cs);
     cs->done_fd = -1;
     int done[2] = { -1, -1 };
-    if (print && pipe2(done, O_CLOEXEC)) {
-        xfree(theirs);
-        return xasprintf("client sockets: pipe: %s", strerror(errno));
+    if (print) {
+        void *shared = mmap(NULL, sizeof *cs->sync, PROT_READ | PROT_WRITE,
+                            MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (shared == MAP_FAILED || pipe2(done, O_CLOEXEC)) {
+            error = xasprintf("client sockets: %s: %s",
+                              shared == MAP_FAILED ? "mmap" : "pipe",
+                              strerror(errno));
+            if (shared != MAP_FAILED) {
+                munmap(shared, sizeof *cs->sync);
+            }
+            xfree(theirs);
+            return error;
+        }
+        cs->sync = shared;
+        atomic_init(&cs->sync->printed, 0);
+        atomic_init(&cs->sync->target, 0);
     }
     cs->fds = xmalloc_as(XALLOC_MODEL, size);
     cs->readers = xcalloc_as(XALLOC_MODEL, n ? n : 1, sizeof *cs->readers);
@@ -166,7 +195,7 @@ client_sockets_open(struct client_sockets *cs, int n, bool print)
             close_all(theirs, n);
             if (print) {
                 close(done[0]);
-                reader_print(fd, done[1]);
+                reader_print(fd, cs->sync, done[1]);
             }
             reader_drop(fd);
         }
@@ -188,6 +217,8 @@ fail:
     if (print) {
         close(done[0]);
         close(done[1]);
+        munmap(cs->sync, sizeof *cs->sync);
+        cs->sync = NULL;
     }
     close_all(cs->fds, n);
     close_all(theirs, n);
@@ -238,29 +269,32 @@ client_sockets_wait_printed(struct client_sockets *cs)
 {
     char buf[4096];
 
-    while (cs->done_fd >= 0 && cs->printed < cs->messages) {
+    if (cs->done_fd < 0) {
+        return NULL;
+    }
+    atomic_store(&cs->sync->target, cs->messages);
+    unsigned long long printed;
+    while ((printed = atomic_load(&cs->sync->printed)) < cs->messages) {
         struct pollfd pfd = { .fd = cs->done_fd, .events = POLLIN };
         int n = poll(&pfd, 1, PRINT_TIMEOUT_MS);
         if (n == 0) {
             return xasprintf("client sockets: the clients printed %llu of "
-                             "%llu messages in %d s", cs->printed,
-                             cs->messages, PRINT_TIMEOUT_MS / 1000);
+                             "%llu messages in %d s", printed, cs->messages,
+                             PRINT_TIMEOUT_MS / 1000);
         } else if (n < 0) {
             if (errno == EINTR) {
                 continue;
             }
             return xasprintf("client sockets: poll: %s", strerror(errno));
         }
-        size_t want = cs->messages - cs->printed;
-        ssize_t r = read(cs->done_fd, buf, want < sizeof buf ? want
-                                                             : sizeof buf);
-        if (r > 0) {
-            cs->printed += r;
-        } else if (r == 0) {
+        /* The wake-up byte, and any left by a client that completed an
+         * earlier count just after the server saw it complete. */
+        ssize_t r = read(cs->done_fd, buf, sizeof buf);
+        if (r == 0) {
             return xasprintf("client sockets: every client ended after "
-                             "printing %llu of %llu messages", cs->printed,
+                             "printing %llu of %llu messages", printed,
                              cs->messages);
-        } else if (errno != EINTR) {
+        } else if (r < 0 && errno != EINTR) {
             return xasprintf("client sockets: read: %s", strerror(errno));
         }
     }
@@ -319,6 +353,8 @@ client_sockets_close(struct client_sockets *cs)
     if (cs->done_fd >= 0) {
         close(cs->done_fd);
         cs->done_fd = -1;
+        munmap(cs->sync, sizeof *cs->sync);
+        cs->sync = NULL;
     }
     int bad = wait_readers(cs->readers, cs->n);
     xfree(cs->fds);

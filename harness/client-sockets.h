@@ -15,15 +15,17 @@
  * A reader either drops what arrives, or (print) does what a monitoring
  * ovsdb-client does with it: parses each message, prints its text to a
  * file and flushes it.  Printing clients share the machine's cores and
- * caches with the server as the real clients do, and they tell the server
- * when they are done, so that it can wait between batches as the real-OVS
- * runner waits for every client's output. */
+ * caches with the server as the real clients do, and they count what they
+ * have printed, so that the server can wait between batches as the
+ * real-OVS runner waits for every client's output. */
 #ifndef HARNESS_CLIENT_SOCKETS_H
 #define HARNESS_CLIENT_SOCKETS_H 1
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+struct print_sync;
 
 struct client_sockets {
     int n;              /* Clients. */
@@ -32,8 +34,10 @@ struct client_sockets {
     unsigned long long writes;   /* send(2) calls that took bytes. */
     unsigned long long stalls;   /* Waits for a full socket to drain. */
     unsigned long long messages; /* Messages sent in full. */
-    unsigned long long printed;  /* Messages the clients said they printed. */
-    int done_fd;        /* Printing clients: read end of their pipe, or -1. */
+    /* Printing clients only (else NULL and -1): their count of messages
+     * printed, shared with them, and the read end of their wake-up pipe. */
+    struct print_sync *sync;
+    int done_fd;
 };
 
 /* Opens 'n' client sockets and forks their readers, printing ones if
