@@ -265,8 +265,8 @@ def monitor(target, ds, opts):
         finally:
             client.close()
         after = _settle(srv.proc.pid)
-        clients1 = batches.settle_clients(client_pids)
         upd_wall = time.monotonic() - t1
+        clients1 = batches.settle_clients(client_pids)
         srv.check_log(ds["path"])
         polls = srv.poll_intervals_ms()
 
