@@ -8,3 +8,9 @@
 #define COMPACT_INTERN 1
 #define JSON_IMPL_FEATURES \
     "refcount,serialized,inline-arrays,interned,sized-strings,object-in-node,arena"
+/* compact's parser options (impls/compact/impl.h); the parse store is the
+ * arena (node-store.h). */
+#define JSON_PARSER_FAST_LEX 1
+#define JSON_PARSER_MEMBER_SLOT 1
+#define JSON_PARSER_PENDING_STRINGS 1
+#define JSON_PARSER_STORE 1

@@ -1,12 +1,41 @@
 /* The chunked JSON parser: a byte-at-a-time lexer feeding a push-down
  * parser.  Input may be split anywhere between json_parser_feed() calls.
- * It builds the tree only through the public constructors, so it is the same
- * for every representation (and is compiled into each impl's library so
- * those calls can be inlined). */
+ * By default it builds the tree only through the public constructors, so it
+ * is the same for every representation (and is compiled into each impl's
+ * library so those calls can be inlined).
+ *
+ * Options, each 0 (the default) or 1, set in the impl folder's impl.h; none
+ * changes what is accepted, the tree built or an error message:
+ *
+ *   JSON_PARSER_FAST_LEX         a string without escapes and an integer
+ *                                lying whole in the input chunk are lexed
+ *                                straight from it (lex_fast()) instead of
+ *                                byte by byte into the token buffer
+ *   JSON_PARSER_MEMBER_SLOT      an object member's name is kept in a
+ *                                buffer the parser reuses and its value is
+ *                                stored through json_object_slot(), instead
+ *                                of a heap copy of each name handed to
+ *                                json_object_put_nocopy()
+ *   JSON_PARSER_PENDING_STRINGS  (needs JSON_PARSER_MEMBER_SLOT and an
+ *                                interning layout) strings are interned a
+ *                                few tokens after they are parsed, with the
+ *                                lookup's cache misses prefetched meanwhile
+ *                                (see "Pending strings")
+ *   JSON_PARSER_STORE            the layout's <json-node.h> has a parse
+ *                                store (struct parse_store and
+ *                                parse_store_init/enter/leave()): each call
+ *                                into the parser runs inside it
+ *
+ * With all of them 0 (the 'ovs' impl and the other feature combinations) the
+ * parser is the one OVS's costs are measured with: every byte of a token
+ * goes through lex_byte() or the plain-run loop into the token buffer. */
+#include <impl.h>
+
 #include "json.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +44,37 @@
 #include "shash.h"
 #include "util.h"
 
+#ifndef JSON_PARSER_FAST_LEX
+#define JSON_PARSER_FAST_LEX 0
+#endif
+#ifndef JSON_PARSER_MEMBER_SLOT
+#define JSON_PARSER_MEMBER_SLOT 0
+#endif
+#ifndef JSON_PARSER_PENDING_STRINGS
+#define JSON_PARSER_PENDING_STRINGS 0
+#endif
+#ifndef JSON_PARSER_STORE
+#define JSON_PARSER_STORE 0
+#endif
+
+#if JSON_PARSER_PENDING_STRINGS && !JSON_PARSER_MEMBER_SLOT
+#error "JSON_PARSER_PENDING_STRINGS needs JSON_PARSER_MEMBER_SLOT"
+#endif
+
+#if JSON_PARSER_PENDING_STRINGS || JSON_PARSER_STORE
+#include <json-node.h>          /* The including impl's layout. */
+#endif
+#if JSON_PARSER_MEMBER_SLOT || JSON_PARSER_PENDING_STRINGS
+#include "json-parse-hooks.h"
+#endif
+
 #define JSON_MAX_HEIGHT 1000
+
+#if JSON_PARSER_PENDING_STRINGS
+/* Strings in flight between creation and interning: enough tokens for the
+ * prefetched table slot and node to arrive (json-tree.c). */
+#define PENDING_MAX 16
+#endif
 
 enum lex_state {
     LEX_IDLE,                   /* Between tokens. */
@@ -64,7 +123,27 @@ struct json_parser {
     enum parse_state parse_state;
     struct json **stack;        /* Open objects and arrays, outermost first. */
     size_t height, allocated;
+#if JSON_PARSER_MEMBER_SLOT
+    struct ds member;           /* Name of the member awaiting its value. */
+#else
     char *member_name;          /* Name awaiting its value. */
+#endif
+
+#if JSON_PARSER_PENDING_STRINGS
+    /* Strings created but not interned yet, oldest first from 'pending_head'
+     * (see put_value()). */
+    struct pending_string {
+        struct json *standin;   /* Reused string node, NULL at first. */
+        size_t cap;             /* Bytes it has room for. */
+        struct json *parent;    /* Array holding it, or NULL (object). */
+        size_t index;           /* Its index in 'parent', */
+        void **slot;            /* or where the object holds it. */
+    } pending[PENDING_MAX];
+    unsigned int pending_head, n_pending;
+#endif
+#if JSON_PARSER_STORE
+    struct parse_store store;   /* Where the tree's nodes go (node-store.h). */
+#endif
 
     bool done;
     char *error;
@@ -73,6 +152,10 @@ struct json_parser {
 static void parser_error(struct json_parser *, const char *format, ...)
     OVS_PRINTF_FORMAT(2, 3);
 static void parser_token(struct json_parser *, struct token *);
+static void pending_flush(struct json_parser *);
+#if JSON_PARSER_MEMBER_SLOT
+static void **member_slot(struct json_parser *, struct json *object);
+#endif
 
 struct json_parser *
 json_parser_create(int flags)
@@ -80,6 +163,12 @@ json_parser_create(int flags)
     struct json_parser *p = xzalloc(sizeof *p);
     p->flags = flags;
     ds_init(&p->buffer);
+#if JSON_PARSER_MEMBER_SLOT
+    ds_init(&p->member);
+#endif
+#if JSON_PARSER_STORE
+    parse_store_init(&p->store);
+#endif
     return p;
 }
 
@@ -244,12 +333,158 @@ lex_byte(struct json_parser *p, unsigned char c)
     return true;
 }
 
+#if JSON_PARSER_FAST_LEX
+/* Fast paths for the two commonest tokens when they lie whole in the
+ * input chunk: a string without escapes and an integer.  They accept only
+ * what the byte-at-a-time lexer would accept as the same token, and hand
+ * the parser the token at the same position, so results and error messages
+ * do not change; anything else goes the slow way. */
+
+/* True if one of the 8 bytes in 'x' is zero (exact: a borrow can only
+ * flag a byte above a zero byte). */
+static inline bool
+word_has_zero(uint64_t x)
+{
+    return ((x - UINT64_C(0x0101010101010101)) & ~x
+            & UINT64_C(0x8080808080808080)) != 0;
+}
+
+/* True if one of the 8 bytes in 'x' is below 0x20, a '"' or a '\\'. */
+static inline bool
+word_has_special(uint64_t x)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    bool control = ((x - ones * 0x20) & ~x & (ones * 0x80)) != 0;
+    return (control || word_has_zero(x ^ (ones * '"'))
+            || word_has_zero(x ^ (ones * '\\')));
+}
+
+/* Index of the first byte at or after 'i' that is below 0x20, '"' or '\\',
+ * or 'n'. */
+static size_t
+scan_plain(const char *input, size_t i, size_t n)
+{
+    while (i + 8 <= n) {
+        uint64_t x;
+        memcpy(&x, &input[i], sizeof x);
+        if (word_has_special(x)) {
+            break;
+        }
+        i += 8;
+    }
+    while (i < n && (unsigned char) input[i] >= 0x20
+           && input[i] != '"' && input[i] != '\\') {
+        i++;
+    }
+    return i;
+}
+
+/* Hands the parser a token that began at input index 'start' and ends
+ * just before index 'end' (the closing quote of a string, or the byte
+ * after a number): the slow lexer would do so with its position at 'end'
+ * (no newline lies in such a token). */
+static void
+fast_token(struct json_parser *p, struct token *token, size_t start,
+           size_t end)
+{
+    p->byte += end - start;
+    p->column += end - start;
+    p->lex_state = LEX_IDLE;
+    parser_token(p, token);
+}
+
+/* Lexes the token starting at 'input[i]' (in LEX_IDLE) if a fast path
+ * takes it: returns the index of the first byte not consumed, or 'i' if
+ * it did not. */
+static size_t
+lex_fast(struct json_parser *p, const char *input, size_t i, size_t n)
+{
+    unsigned char c = input[i];
+    if (c == '"') {
+        size_t j = scan_plain(input, i + 1, n);
+        if (j < n && input[j] == '"') {
+            struct token token = {
+                .type = TOK_STRING,
+                .text = &input[i + 1],
+                .len = j - i - 1,
+            };
+            fast_token(p, &token, i, j);
+            /* The closing quote, as lex_byte() consumes it. */
+            p->byte++;
+            p->column++;
+            return j + 1;
+        }
+    } else if ((c >= '1' && c <= '9') || (c == '-' && i + 1 < n
+                                           && input[i + 1] >= '1'
+                                           && input[i + 1] <= '9')) {
+        /* An integer of at most 18 digits (no overflow), not "0..." and
+         * not "-0..." (the slow path keeps their errors and forms). */
+        bool negative = c == '-';
+        size_t j = i + negative;
+        long long int value = 0;
+        size_t digits_end = j + 18;
+        while (j < n && j < digits_end && input[j] >= '0' && input[j] <= '9') {
+            value = value * 10 + (input[j] - '0');
+            j++;
+        }
+        if (j < n && !strchr("0123456789.eE+-", input[j]) && input[j]) {
+            struct token token = {
+                .type = TOK_VALUE,
+                .value = json_integer_create(negative ? -value : value),
+            };
+            fast_token(p, &token, i, j);
+            return j;
+        }
+    }
+    return i;
+}
+#endif /* JSON_PARSER_FAST_LEX */
+
+/* Around each call into the parser: what it allocates goes to its parse
+ * store (JSON_PARSER_STORE), else nothing. */
+#if JSON_PARSER_STORE
+static inline struct parse_store *
+store_enter(struct json_parser *p)
+{
+    return parse_store_enter(&p->store);
+}
+
+static inline void
+store_leave(struct parse_store *prev)
+{
+    parse_store_leave(prev);
+}
+#else
+struct parse_store;
+
+static inline struct parse_store *
+store_enter(struct json_parser *p OVS_UNUSED)
+{
+    return NULL;
+}
+
+static inline void
+store_leave(struct parse_store *prev OVS_UNUSED)
+{
+}
+#endif
+
 size_t
 json_parser_feed(struct json_parser *p, const char *input, size_t n)
 {
+    struct parse_store *prev = store_enter(p);
     size_t i = 0;
 
     while (i < n && !p->done) {
+#if JSON_PARSER_FAST_LEX
+        if (p->lex_state == LEX_IDLE) {
+            size_t j = lex_fast(p, input, i, n);
+            if (j != i) {
+                i = j;
+                continue;
+            }
+        }
+#endif
         /* Inside a string, take the longest plain run at once: the common
          * case, and the one that decides parse speed. */
         if (p->lex_state == LEX_STRING) {
@@ -278,6 +513,7 @@ json_parser_feed(struct json_parser *p, const char *input, size_t n)
             i++;
         }
     }
+    store_leave(prev);
     return i;
 }
 
@@ -290,6 +526,7 @@ json_parser_is_done(const struct json_parser *p)
 struct json *
 json_parser_finish(struct json_parser *p)
 {
+    struct parse_store *prev = store_enter(p);
     struct json *json;
 
     if (!p->error) {
@@ -317,6 +554,7 @@ json_parser_finish(struct json_parser *p)
     }
 
     if (!p->error) {
+        pending_flush(p);
         json = p->stack[0];
         p->height = 0;
     } else {
@@ -324,6 +562,7 @@ json_parser_finish(struct json_parser *p)
         p->error = NULL;
     }
     json_parser_abort(p);
+    store_leave(prev);
     return json;
 }
 
@@ -332,11 +571,21 @@ json_parser_abort(struct json_parser *p)
 {
     if (p) {
         ds_destroy(&p->buffer);
+#if JSON_PARSER_PENDING_STRINGS
+        pending_flush(p);       /* The stand-ins are the parser's. */
+        for (size_t i = 0; i < PENDING_MAX; i++) {
+            xfree(p->pending[i].standin);
+        }
+#endif
         if (p->height) {
             json_destroy(p->stack[0]);
         }
         xfree(p->stack);
+#if JSON_PARSER_MEMBER_SLOT
+        ds_destroy(&p->member);
+#else
         xfree(p->member_name);
+#endif
         xfree(p->error);
         xfree(p);
     }
@@ -350,14 +599,118 @@ top(const struct json_parser *p)
     return p->stack[p->height - 1];
 }
 
+#if JSON_PARSER_PENDING_STRINGS
+/* Pending strings.  Interning a string means a lookup in a table far larger
+ * than the cache: the slot and the node it names are cache misses, the
+ * largest cost of loading with interning.  So the tree first gets a
+ * stand-in for a parsed string, one of PENDING_MAX string nodes that the
+ * parser reuses, and the string is interned PENDING_MAX strings later,
+ * when prefetches issued on its way (slot at once, node half-way) have
+ * brought what the lookup touches into the cache; then the interned node
+ * replaces the stand-in.  No stand-in is left when anything else can see
+ * the tree, or before the parser destroys part of it. */
+
+static struct pending_string *
+pending_at(struct json_parser *p, unsigned int i)
+{
+    return &p->pending[(p->pending_head + i) % PENDING_MAX];
+}
+
+/* Replaces the oldest stand-in by its interned string. */
+static void
+pending_resolve_oldest(struct json_parser *p)
+{
+    struct pending_string *ps = pending_at(p, 0);
+    struct json *node = json_string_intern_pending(ps->standin);
+    if (ps->parent) {
+        array_elems(ps->parent)[ps->index] = node;
+    } else {
+        *ps->slot = node;
+    }
+    p->pending_head = (p->pending_head + 1) % PENDING_MAX;
+    p->n_pending--;
+}
+
+static void
+pending_flush(struct json_parser *p)
+{
+    while (p->n_pending) {
+        pending_resolve_oldest(p);
+    }
+}
+
+/* Adds the string of 'len' bytes at 's' to the innermost open object or
+ * array as a stand-in, to be interned later. */
+static void
+put_pending_string(struct json_parser *p, const char *s, size_t len)
+{
+    if (p->n_pending == PENDING_MAX) {
+        pending_resolve_oldest(p);
+    }
+    if (p->n_pending >= PENDING_MAX / 2) {
+        json_string_prefetch_match(
+            pending_at(p, p->n_pending - PENDING_MAX / 2)->standin);
+    }
+
+    struct json *parent = top(p);
+    void **slot = NULL;
+    size_t index = 0;
+    if (json_get_type(parent) == JSON_OBJECT) {
+        slot = member_slot(p, parent);      /* May settle all pending. */
+    } else {
+        index = json_array_size(parent);
+    }
+
+    struct pending_string *ps = pending_at(p, p->n_pending++);
+    json_string_standin_set(&ps->standin, &ps->cap, s, len);
+    json_string_prefetch_slot(ps->standin);
+    ps->parent = slot ? NULL : parent;
+    ps->index = index;
+    ps->slot = slot;
+    if (slot) {
+        *slot = ps->standin;
+    } else {
+        json_array_add(parent, ps->standin);
+    }
+}
+#else
+static void
+pending_flush(struct json_parser *p OVS_UNUSED)
+{
+}
+#endif /* JSON_PARSER_PENDING_STRINGS */
+
+#if JSON_PARSER_MEMBER_SLOT
+/* Where the innermost object keeps the value of the member being parsed.
+ * A repeated name: the last value wins, as in OVS; the old one (or a
+ * string in it) may be a stand-in, so all are settled first. */
+static void **
+member_slot(struct json_parser *p, struct json *object)
+{
+    bool added;
+    void **slot = json_object_slot(object, ds_cstr(&p->member),
+                                   p->member.length, &added);
+    if (!added) {
+        pending_flush(p);       /* A no-op without pending strings. */
+        json_destroy(*slot);
+        *slot = NULL;
+    }
+    return slot;
+}
+#endif
+
 /* Adds 'value' to the innermost open object or array. */
 static void
 put_value(struct json_parser *p, struct json *value)
 {
     struct json *parent = top(p);
     if (json_get_type(parent) == JSON_OBJECT) {
+#if JSON_PARSER_MEMBER_SLOT
+        *member_slot(p, parent) = value;
+#else
         json_object_put_nocopy(parent, p->member_name, value);
         p->member_name = NULL;
+#endif
     } else {
         json_array_add(parent, value);
     }
@@ -424,8 +777,14 @@ parse_value(struct json_parser *p, struct token *token,
         token->value = NULL;
         break;
     case TOK_STRING:
+#if JSON_PARSER_PENDING_STRINGS
+        put_pending_string(p, token->text, token->len);
+        p->parse_state = next_state;
+        return;
+#else
         value = json_string_create_len(token->text, token->len);
         break;
+#endif
     default:
         parser_error(p, "syntax error expecting value");
         return;
@@ -460,8 +819,13 @@ parser_token(struct json_parser *p, struct token *token)
         /* Fall through. */
     case PARSE_OBJECT_NAME:
         if (token->type == TOK_STRING) {
+#if JSON_PARSER_MEMBER_SLOT
+            ds_clear(&p->member);
+            ds_put_buffer(&p->member, token->text, token->len);
+#else
             p->member_name = xmemdup0_as(XALLOC_OBJECT, token->text,
                                          token->len);
+#endif
             p->parse_state = PARSE_OBJECT_COLON;
         } else {
             parser_error(p, "syntax error parsing object expecting string");

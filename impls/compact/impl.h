@@ -17,3 +17,12 @@
 #endif
 #define JSON_IMPL_FEATURES \
     "refcount,serialized,inline-arrays,interned,sized-strings,object-in-node"
+/* The shared parser's options (impls/common/json-parser.c): fast lexing,
+ * member names in a reused buffer, strings interned a few tokens late with
+ * their lookups prefetched, nodes placed through node-store.h. */
+#ifndef JSON_PARSER_FAST_LEX
+#define JSON_PARSER_FAST_LEX 1
+#endif
+#define JSON_PARSER_MEMBER_SLOT 1
+#define JSON_PARSER_PENDING_STRINGS COMPACT_INTERN
+#define JSON_PARSER_STORE 1

@@ -164,19 +164,6 @@ string_node_create(const char *s, size_t len, uint32_t hash)
     return json;
 }
 
-/* What this impl's parser (json-parser.c) calls in json-tree.c: strings
- * that it interns a few tokens after parsing them, so that the lookup finds
- * its slot and node already in the cache (a reused stand-in node holds the
- * place meanwhile); and the location of an object member's value, so that
- * it can replace the stand-in. */
-void json_string_standin_set(struct json **standin, size_t *cap,
-                             const char *s, size_t len);
-void json_string_prefetch_slot(const struct json *);
-void json_string_prefetch_match(const struct json *);
-struct json *json_string_intern_pending(const struct json *standin);
-void **json_object_slot(struct json *, const char *name, size_t len,
-                        bool *added);
-
 /* Arrays: up to ARRAY_INLINE_LEN elements in the node, else a vector that
  * the parser trims to its exact size when the array is complete. */
 

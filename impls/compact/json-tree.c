@@ -12,6 +12,7 @@
 
 #include "ds.h"
 #include "hash.h"
+#include "json-parse-hooks.h"
 #include "json-text.h"
 #include "shash.h"
 #include "shash-slot.h"
