@@ -11,8 +11,10 @@
 #include "arena.h"
 #include "util.h"
 
+#define SHASH_NAME_IN_NODE 1    /* As compact's. */
+
 static inline void *
-shash_store_alloc(size_t size)
+shash_store_alloc(enum xalloc_category c OVS_UNUSED, size_t size)
 {
     if (arena_current) {
         bool root;
@@ -22,7 +24,8 @@ shash_store_alloc(size_t size)
 }
 
 static inline void *
-shash_store_calloc(size_t n, size_t size)
+shash_store_calloc(enum xalloc_category c OVS_UNUSED, size_t n,
+                   size_t size)
 {
     if (arena_current) {
         bool root;

@@ -1,8 +1,11 @@
 /* The node layout behind the shared tree source (json-tree.c): 'struct json'
  * and the small inline primitives that touch its layout-dependent parts
- * (reference count, string storage, array storage), plus the impl's hooks.
- * json-tree.c holds the API and the tree walks and calls only these, so
- * every layout choice is made here, once.
+ * (reference count, string, object and array storage, interning), plus the
+ * impl's hooks.  json-tree.c holds the API and the tree walks and calls
+ * only these, so every layout choice is made here, once.  A folder with a
+ * layout of its own ships a json-node.h defining the same primitives
+ * (impls/compact/json-node.h); the shared sources include <json-node.h>,
+ * so they find the folder's first.
  *
  * The impl folder's "impl.h" picks the layout with these macros (each 0 or
  * 1 unless noted):
@@ -13,6 +16,15 @@
  *   JSON_IMPL_SERIALIZED      real JSON_SERIALIZED_OBJECT nodes
  *   JSON_IMPL_INLINE_STRINGS  strings of up to 23 bytes inside the node
  *   JSON_IMPL_INLINE_ARRAYS   arrays of up to 3 elements inside the node
+ *   JSON_IMPL_INTERNED        string nodes hash-consed in one intern table
+ *                             (json-tree.c): equal strings share one node;
+ *                             'type' and 'storage_type' shrink to one byte
+ *                             each to make room for the string's cached
+ *                             hash, so the node stays 40 bytes (needs
+ *                             REFCOUNT and inline strings or arrays)
+ *   JSON_IMPL_INTERN_INLINE   with INTERNED: 1 (default) if strings short
+ *                             enough to sit in the node are interned too,
+ *                             0 if only heap strings are
  *   JSON_IMPL_HOOKS           optional: a header (in the impl folder) that
  *                             defines hook_string_created() and
  *                             hook_serialized() instead of the no-ops below
@@ -26,8 +38,10 @@
 
 #include "json.h"
 
+#include <stdint.h>
 #include <string.h>
 
+#include "shash.h"
 #include "util.h"
 
 /* Capacity of the node's union, in string bytes (23 + NUL) and pointers. */
@@ -39,6 +53,13 @@
 #define ARRAY_INLINE_MAX (JSON_IMPL_INLINE_ARRAYS ? ARRAY_INLINE_LEN : 0)
 
 #define HAS_STORAGE_TYPE (JSON_IMPL_INLINE_STRINGS || JSON_IMPL_INLINE_ARRAYS)
+
+#ifndef JSON_IMPL_INTERNED
+#define JSON_IMPL_INTERNED 0
+#endif
+#ifndef JSON_IMPL_INTERN_INLINE
+#define JSON_IMPL_INTERN_INLINE 1
+#endif
 
 #define JSON_ASSERT(COND) \
     ((COND) ? (void) 0 \
@@ -60,9 +81,15 @@ struct json_array {
 };
 
 struct json {
+#if JSON_IMPL_INTERNED
+    uint8_t type;               /* enum json_type. */
+    uint8_t storage_type;       /* enum json_storage_type. */
+    uint32_t hash;              /* Interned strings: hash of the bytes. */
+#else
     enum json_type type;
 #if HAS_STORAGE_TYPE
     enum json_storage_type storage_type;    /* In the hole after 'type'. */
+#endif
 #endif
 #if JSON_IMPL_REFCOUNT
     size_t count;
@@ -82,6 +109,30 @@ struct json {
 
 _Static_assert(sizeof(struct json) == (JSON_IMPL_REFCOUNT ? 40 : 32),
                "node size is part of what is measured");
+_Static_assert(!JSON_IMPL_INTERNED || (JSON_IMPL_REFCOUNT && HAS_STORAGE_TYPE),
+               "the interned layout is refcounted with a storage type");
+
+/* What json_impl_info() reports as the node size. */
+#define JSON_NODE_SIZE sizeof(struct json)
+
+/* Hooks: no-ops unless the impl names a header that defines them (the
+ * gate's deliberately regressed impl does). */
+#ifdef JSON_IMPL_HOOKS
+#include JSON_IMPL_HOOKS
+#else
+struct ds;
+
+/* Called once per string node created. */
+static inline void hook_string_created(void) { }
+
+/* Called after json_to_ds() appended its output at 'start' in 'ds'. */
+static inline void
+hook_serialized(const struct ds *ds, size_t start)
+{
+    (void) ds;
+    (void) start;
+}
+#endif
 
 /* Storage type. */
 
@@ -172,6 +223,37 @@ node_free(struct json *json)
     xfree(json);
 }
 
+/* True if json_clone() cannot share 'json' by count++ (never here). */
+static inline bool
+node_pinned(const struct json *json)
+{
+    (void) json;
+    return false;
+}
+
+/* Objects: the node points to its map. */
+
+static inline struct shash *
+object_of(const struct json *json)
+{
+    return json->object;
+}
+
+static inline void
+object_init(struct json *json)
+{
+    json->object = xmalloc_as(XALLOC_OBJECT, sizeof *json->object);
+    shash_init(json->object);
+}
+
+/* Frees the map of an object node (not the members' values). */
+static inline void
+object_free(struct shash *object)
+{
+    shash_destroy(object);
+    xfree(object);
+}
+
 /* Strings. */
 
 static inline bool
@@ -225,6 +307,68 @@ string_free(struct json *json)
     if (storage_of(json) == JSON_STORAGE_DYNAMIC) {
         xfree(json->string);
     }
+}
+
+/* A new string node holding a copy of the 'len' bytes of 's'. */
+static inline struct json *
+string_node_new(const char *s, size_t len)
+{
+    struct json *json = node_alloc(JSON_STRING);
+    hook_string_created();
+    string_set_copy(json, s, len);
+    return json;
+}
+
+/* A new string node given the heap string 's'. */
+static inline struct json *
+string_node_nocopy(char *s)
+{
+    struct json *json = node_alloc(JSON_STRING);
+    hook_string_created();
+    string_set_nocopy(json, s);
+    return json;
+}
+
+/* Interning (JSON_IMPL_INTERNED): which strings are in the table, and the
+ * hash the table and json_hash() use. */
+
+static inline bool
+string_len_interned(size_t len)
+{
+    return (JSON_IMPL_INTERNED
+            && (JSON_IMPL_INTERN_INLINE || !string_fits_inline(len)));
+}
+
+static inline bool
+string_is_interned(const struct json *json)
+{
+    return (JSON_IMPL_INTERNED
+            && (JSON_IMPL_INTERN_INLINE
+                || storage_of(json) == JSON_STORAGE_DYNAMIC));
+}
+
+/* Makes the new node 'json' an interned string whose bytes hash to
+ * 'hash'. */
+static inline void
+string_set_interned(struct json *json, uint32_t hash)
+{
+#if JSON_IMPL_INTERNED
+    json->hash = hash;
+#else
+    (void) json;
+    (void) hash;
+#endif
+}
+
+static inline uint32_t
+string_hash_of(const struct json *json)
+{
+#if JSON_IMPL_INTERNED
+    return json->hash;
+#else
+    (void) json;
+    return 0;
+#endif
 }
 
 /* Arrays. */
@@ -355,6 +499,13 @@ array_trim(struct json *json)
     }
 }
 
+/* A vector for json_array_create() of 'n' (> 0) elements. */
+static inline struct json **
+array_vector_alloc(size_t n)
+{
+    return xmalloc(n * sizeof(struct json *));
+}
+
 /* Frees the element vector (not the elements). */
 static inline void
 array_free(struct json *json)
@@ -363,24 +514,5 @@ array_free(struct json *json)
         xfree(json->array.elems);
     }
 }
-
-/* Hooks: no-ops unless the impl names a header that defines them (the
- * gate's deliberately regressed impl does). */
-#ifdef JSON_IMPL_HOOKS
-#include JSON_IMPL_HOOKS
-#else
-struct ds;
-
-/* Called once per string node created. */
-static inline void hook_string_created(void) { }
-
-/* Called after json_to_ds() appended its output at 'start' in 'ds'. */
-static inline void
-hook_serialized(const struct ds *ds, size_t start)
-{
-    (void) ds;
-    (void) start;
-}
-#endif
 
 #endif /* JSONBENCH_JSON_NODE_H */

@@ -2,12 +2,21 @@
  * hashing, written once for every built-in layout (the serializer walk
  * is json-serialize.c).
  *
- * The node layout (struct json, string and array storage, reference count)
- * is json-node.h's, configured by the impl folder's "impl.h"; this file
- * only calls its primitives.  A folder with a layout of its own ships its
- * own json-tree.c (and any other source of its library) instead: see
- * docs/adding-an-impl.md. */
-#include "json-node.h"
+ * The node layout (struct json, string, object and array storage,
+ * reference count) is json-node.h's: impls/common/json-node.h configured by
+ * the impl folder's "impl.h", or a folder's own json-node.h (found first:
+ * <json-node.h>) that defines the same primitives (impls/compact/).  This
+ * file only calls them.
+ *
+ * With JSON_IMPL_INTERNED every string node (or every one
+ * string_len_interned() picks) is in one intern table: creating a string
+ * that exists returns that node with count++, so equal strings share one
+ * node and its bytes.  Strings are immutable through the API, so the
+ * sharing is invisible except through json_refcount() and allocation
+ * counts.  Identity then stands for content: two interned strings are
+ * equal iff they are the same node, and a string hashes by its cached
+ * hash. */
+#include <json-node.h>
 
 #include <assert.h>
 #include <stdlib.h>
@@ -15,6 +24,7 @@
 
 #include "ds.h"
 #include "hash.h"
+#include "json-parse-hooks.h"
 #include "json-text.h"
 #include "shash.h"
 #include "util.h"
@@ -24,7 +34,7 @@
 static const struct json_impl_info impl_info = {
     .name = JSON_IMPL_NAME,
     .features = JSON_IMPL_FEATURES,
-    .node_size = sizeof(struct json),
+    .node_size = JSON_NODE_SIZE,
     .string_inline_max = STRING_INLINE_MAX,
     .array_inline_max = ARRAY_INLINE_MAX,
     .refcount = JSON_IMPL_REFCOUNT,
@@ -42,13 +52,73 @@ json_impl_info(void)
 
 /* Strings. */
 
+static inline uint32_t
+string_hash_bytes(const char *s, size_t len)
+{
+    return hash_bytes(s, len, 0);
+}
+
+#if JSON_IMPL_INTERNED
+static inline uint32_t
+intern_node_hash(const struct json *json)
+{
+    return string_hash_of(json);
+}
+
+static inline const char *
+intern_node_string(const struct json *json)
+{
+    return string_of(json);
+}
+
+#include "intern-table.h"
+
+/* The one table of interned string nodes. */
+static struct intern_table strings;
+
+/* The interned node holding the 'len' bytes of 's' (no NUL among them,
+ * hash 'hash') with count++, or a new one, made from 'owned' if it is
+ * nonnull (a heap copy of 's' that is freed or kept). */
+static struct json *
+string_intern(const char *s, size_t len, uint32_t hash, char *owned)
+{
+    struct json *json = intern_find(&strings, hash, s, len);
+    if (json) {
+        xfree(owned);
+        ref_get(json);
+        return json;
+    }
+    json = owned ? string_node_nocopy(owned) : string_node_new(s, len);
+    string_set_interned(json, hash);
+    intern_insert(&strings, json);
+    return json;
+}
+
+/* Takes the string node 'json', about to be freed, out of the table. */
+static inline void
+string_unintern(struct json *json)
+{
+    if (string_is_interned(json)) {
+        intern_remove(&strings, json);
+    }
+}
+#else
+static inline void
+string_unintern(struct json *json OVS_UNUSED)
+{
+}
+#endif
+
 struct json *
 json_string_create_len(const char *s, size_t len)
 {
-    struct json *json = node_alloc(JSON_STRING);
-    hook_string_created();
-    string_set_copy(json, s, len);
-    return json;
+#if JSON_IMPL_INTERNED
+    len = strnlen(s, len);      /* The string ends at a NUL in any impl. */
+    if (string_len_interned(len)) {
+        return string_intern(s, len, string_hash_bytes(s, len), NULL);
+    }
+#endif
+    return string_node_new(s, len);
 }
 
 struct json *
@@ -60,11 +130,49 @@ json_string_create(const char *s)
 struct json *
 json_string_create_nocopy(char *s)
 {
-    struct json *json = node_alloc(JSON_STRING);
-    hook_string_created();
-    string_set_nocopy(json, s);
-    return json;
+#if JSON_IMPL_INTERNED
+    size_t len = strlen(s);
+    if (string_len_interned(len)) {
+        return string_intern(s, len, string_hash_bytes(s, len), s);
+    }
+#endif
+    return string_node_nocopy(s);
 }
+
+#if JSON_IMPL_INTERNED && defined(JSON_PARSER_PENDING_STRINGS) \
+    && JSON_PARSER_PENDING_STRINGS
+/* The parser's pending strings (json-parser.c, json-parse-hooks.h): it
+ * puts a stand-in in the tree, a string node of its own that it reuses,
+ * and interns the string a few tokens later, after prefetching what the
+ * lookup will touch.  The layout provides string_standin_set(). */
+
+void
+json_string_standin_set(struct json **standin, size_t *cap, const char *s,
+                        size_t len)
+{
+    len = strnlen(s, len);
+    string_standin_set(standin, cap, s, len, string_hash_bytes(s, len));
+}
+
+void
+json_string_prefetch_slot(const struct json *json)
+{
+    intern_prefetch_slot(&strings, string_hash_of(json));
+}
+
+void
+json_string_prefetch_match(const struct json *json)
+{
+    intern_prefetch_match(&strings, string_hash_of(json));
+}
+
+struct json *
+json_string_intern_pending(const struct json *json)
+{
+    const char *s = string_of(json);
+    return string_intern(s, strlen(s), string_hash_of(json), NULL);
+}
+#endif
 
 const char *
 json_string(const struct json *json)
@@ -79,8 +187,7 @@ struct json *
 json_object_create(void)
 {
     struct json *json = node_alloc(JSON_OBJECT);
-    json->object = xmalloc_as(XALLOC_OBJECT, sizeof *json->object);
-    shash_init(json->object);
+    object_init(json);
     return json;
 }
 
@@ -88,14 +195,15 @@ bool
 json_object_is_empty(const struct json *json)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
-    return shash_is_empty(json->object);
+    return shash_is_empty(object_of(json));
 }
 
 void
 json_object_put(struct json *json, const char *name, struct json *value)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
-    json_destroy(shash_replace_as(json->object, name, value, XALLOC_OBJECT));
+    json_destroy(shash_replace_as(object_of(json), name, value,
+                                  XALLOC_OBJECT));
 }
 
 void
@@ -104,9 +212,19 @@ json_object_put_nocopy(struct json *json, char *name, struct json *value)
     JSON_ASSERT(json->type == JSON_OBJECT);
     /* 'name' keeps the category its allocator gave it (the parser's are
      * objects'): a retag here would cost every member. */
-    json_destroy(shash_replace_nocopy_as(json->object, name, value,
+    json_destroy(shash_replace_nocopy_as(object_of(json), name, value,
                                          XALLOC_OBJECT));
 }
+
+#if defined(JSON_PARSER_MEMBER_SLOT) && JSON_PARSER_MEMBER_SLOT
+void **
+json_object_slot(struct json *json, const char *name, size_t len,
+                 bool *added)
+{
+    JSON_ASSERT(json->type == JSON_OBJECT);
+    return &shash_find_or_add_len(object_of(json), name, len, added)->data;
+}
+#endif
 
 void
 json_object_put_string(struct json *json, const char *name,
@@ -130,14 +248,14 @@ struct shash *
 json_object(const struct json *json)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
-    return json->object;
+    return object_of(json);
 }
 
 const struct json *
 json_object_get(const struct json *json, const char *name)
 {
     JSON_ASSERT(json->type == JSON_OBJECT);
-    return shash_find_data(json->object, name);
+    return shash_find_data(object_of(json), name);
 }
 
 /* Serialized objects. */
@@ -208,15 +326,14 @@ json_destroy__(struct json *json)
 {
     switch (json->type) {
     case JSON_OBJECT: {
-        struct shash *object = json->object;
+        struct shash *object = object_of(json);
         for (size_t i = 0; i <= object->mask; i++) {
             for (struct shash_node *node = object->buckets[i]; node;
                  node = node->next) {
                 json_destroy(node->data);
             }
         }
-        shash_destroy(object);
-        xfree(object);
+        object_free(object);
         break;
     }
     case JSON_ARRAY: {
@@ -229,6 +346,7 @@ json_destroy__(struct json *json)
         break;
     }
     case JSON_STRING:
+        string_unintern(json);
         string_free(json);
         break;
     case JSON_SERIALIZED_OBJECT:
@@ -260,17 +378,17 @@ json_deep_clone(const struct json *json)
 {
     switch (json->type) {
     case JSON_OBJECT: {
-        const struct shash *src = json->object;
+        const struct shash *src = object_of(json);
         struct json *copy = json_object_create();
         /* Same bucket count, so the copy iterates in the same order. */
         XALLOC_TAGGED(XALLOC_OBJECT,
-                      shash_reserve(copy->object, 2 * (src->mask + 1)));
+                      shash_reserve(object_of(copy), 2 * (src->mask + 1)));
         for (size_t i = 0; i <= src->mask; i++) {
             for (struct shash_node *node = src->buckets[i]; node;
                  node = node->next) {
                 struct json *value = json_deep_clone(node->data);
                 XALLOC_TAGGED(XALLOC_OBJECT,
-                              shash_add(copy->object, node->name, value));
+                              shash_add(object_of(copy), node->name, value));
             }
         }
         return copy;
@@ -287,7 +405,7 @@ json_deep_clone(const struct json *json)
             array_set_inline(copy, elems, n);
             return copy;
         }
-        struct json **elems = n ? xmalloc(n * sizeof *elems) : NULL;
+        struct json **elems = n ? array_vector_alloc(n) : NULL;
         for (size_t i = 0; i < n; i++) {
             elems[i] = json_deep_clone(src[i]);
         }
@@ -314,8 +432,8 @@ json_deep_clone(const struct json *json)
 struct json *
 json_clone(const struct json *json)
 {
-    if (!JSON_IMPL_REFCOUNT) {
-        return json_deep_clone(json);
+    if (!JSON_IMPL_REFCOUNT || OVS_UNLIKELY(node_pinned(json))) {
+        return json_deep_clone(json);       /* Its store may go first. */
     }
     ref_get(json);
     return CONST_CAST(struct json *, json);
@@ -346,7 +464,7 @@ json_equal(const struct json *a, const struct json *b)
     }
     switch (a->type) {
     case JSON_OBJECT: {
-        const struct shash *oa = a->object, *ob = b->object;
+        const struct shash *oa = object_of(a), *ob = object_of(b);
         if (shash_count(oa) != shash_count(ob)) {
             return false;
         }
@@ -373,6 +491,9 @@ json_equal(const struct json *a, const struct json *b)
         return true;
     }
     case JSON_STRING:
+        if (string_is_interned(a) && string_is_interned(b)) {
+            return false;       /* Equal interned strings are one node. */
+        }
         return !strcmp(string_of(a), string_of(b));
     case JSON_SERIALIZED_OBJECT:
         return !strcmp(a->string, b->string);
@@ -408,8 +529,8 @@ json_hash(const struct json *json, size_t basis_)
 
     switch (json->type) {
     case JSON_OBJECT: {
-        const struct shash_node **nodes = shash_sort(json->object);
-        size_t n = shash_count(json->object);
+        const struct shash_node **nodes = shash_sort(object_of(json));
+        size_t n = shash_count(object_of(json));
         for (size_t i = 0; i < n; i++) {
             basis = hash_string(nodes[i]->name, basis);
             basis = json_hash(nodes[i]->data, basis);
@@ -427,6 +548,14 @@ json_hash(const struct json *json, size_t basis_)
         return basis;
     }
     case JSON_STRING:
+        if (string_is_interned(json)) {
+            /* The cached hash of the bytes, mixed with 'basis' (equal
+             * strings hash alike; the values differ from the other
+             * impls').  The final constant keeps "" (hash 0) apart from
+             * null and integer 0. */
+            return hash_finish(hash_add(basis, string_hash_of(json)),
+                               0x5354);
+        }
         return hash_string(string_of(json), basis);
     case JSON_SERIALIZED_OBJECT:
         return hash_string(json->string, basis);

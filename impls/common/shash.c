@@ -1,7 +1,10 @@
 /* String hash map.  Each bucket's chain is kept ordered by (hash, name), so
  * the iteration order depends only on the set of names and the bucket count,
  * never on insertion history: a deep copy or a re-parse of serialized text
- * iterates (and therefore serializes) in the same order as the original. */
+ * iterates (and therefore serializes) in the same order as the original.
+ * Where buckets, nodes and names live is <shash-store.h>'s: the including
+ * impl's if it has one (the name in the node, SHASH_NAME_IN_NODE, or the
+ * nodes in an arena), else common/'s. */
 #include "shash.h"
 
 #include <stdlib.h>
@@ -9,6 +12,8 @@
 
 #include "hash.h"
 #include "util.h"
+
+#include <shash-store.h>        /* The including impl's, else common/'s. */
 
 void
 shash_init(struct shash *sh)
@@ -31,8 +36,17 @@ static void
 free_buckets(struct shash *sh)
 {
     if (sh->buckets != &sh->one) {
-        xfree(sh->buckets);
+        shash_store_free(sh->buckets);
     }
+}
+
+static void
+free_node(struct shash_node *node)
+{
+    if (!SHASH_NAME_IN_NODE) {
+        xfree(node->name);
+    }
+    shash_store_free(node);
 }
 
 static void
@@ -45,8 +59,7 @@ destroy_nodes(struct shash *sh, bool free_data)
             if (free_data) {
                 xfree(node->data);
             }
-            xfree(node->name);
-            xfree(node);
+            free_node(node);
             node = next;
         }
         sh->buckets[i] = NULL;
@@ -120,7 +133,7 @@ resize(struct shash *sh, size_t new_mask, enum xalloc_category c)
     if (new_mask == 0) {
         return;
     }
-    buckets = xcalloc_as(c, new_mask + 1, sizeof *buckets);
+    buckets = shash_store_calloc(c, new_mask + 1, sizeof *buckets);
     for (size_t i = 0; i <= old_mask; i++) {
         struct shash_node *node = old[i];
         while (node) {
@@ -154,12 +167,23 @@ shash_reserve(struct shash *sh, size_t n)
     }
 }
 
+/* Adds a node named 'name' ('len' bytes): with SHASH_NAME_IN_NODE a copy
+ * of it in the node (the caller keeps 'name'), else 'name' itself, a heap
+ * block the map then owns ('len' unused). */
 static struct shash_node *
-add_node(struct shash *sh, char *name, uint32_t hash, const void *data,
-         enum xalloc_category c)
+add_node(struct shash *sh, const char *name, size_t len, uint32_t hash,
+         const void *data, enum xalloc_category c)
 {
-    struct shash_node *node = xmalloc_as(c, sizeof *node);
-    node->name = name;
+    struct shash_node *node;
+    if (SHASH_NAME_IN_NODE) {
+        node = shash_store_alloc(c, sizeof *node + len + 1);
+        node->name = (char *) (node + 1);
+        memcpy(node->name, name, len);
+        node->name[len] = '\0';
+    } else {
+        node = shash_store_alloc(c, sizeof *node);
+        node->name = CONST_CAST(char *, name);
+    }
     node->hash = hash;
     node->data = CONST_CAST(void *, data);
     sh->n++;
@@ -173,12 +197,22 @@ add_node(struct shash *sh, char *name, uint32_t hash, const void *data,
 struct shash_node *
 shash_add_nocopy(struct shash *sh, char *name, const void *data)
 {
-    return add_node(sh, name, hash_string(name, 0), data, XALLOC_CURRENT);
+    if (SHASH_NAME_IN_NODE) {
+        struct shash_node *node = shash_add(sh, name, data);
+        xfree(name);
+        return node;
+    }
+    return add_node(sh, name, 0, hash_string(name, 0), data, XALLOC_CURRENT);
 }
 
 struct shash_node *
 shash_add(struct shash *sh, const char *name, const void *data)
 {
+    if (SHASH_NAME_IN_NODE) {
+        size_t len = strlen(name);
+        return add_node(sh, name, len, hash_bytes(name, len, 0), data,
+                        XALLOC_CURRENT);
+    }
     return shash_add_nocopy(sh, xstrdup(name), data);
 }
 
@@ -216,7 +250,8 @@ shash_replace_as(struct shash *sh, const char *name, const void *data,
     uint32_t hash = hash_bytes(name, len, 0);
     struct shash_node *node = find__(sh, name, len, hash);
     if (!node) {
-        add_node(sh, xmemdup0_as(c, name, len), hash, data, c);
+        add_node(sh, SHASH_NAME_IN_NODE ? name : xmemdup0_as(c, name, len),
+                 len, hash, data, c);
         return NULL;
     }
     void *old = node->data;
@@ -238,7 +273,10 @@ shash_replace_nocopy_as(struct shash *sh, char *name, const void *data,
     uint32_t hash = hash_bytes(name, len, 0);
     struct shash_node *node = find__(sh, name, len, hash);
     if (!node) {
-        add_node(sh, name, hash, data, c);
+        add_node(sh, name, len, hash, data, c);
+        if (SHASH_NAME_IN_NODE) {
+            xfree(name);
+        }
         return NULL;
     }
     xfree(name);
@@ -262,14 +300,30 @@ shash_delete(struct shash *sh, struct shash_node *node)
     }
     *prevp = node->next;
     sh->n--;
-    xfree(node->name);
-    xfree(node);
+    free_node(node);
 }
 
 struct shash_node *
 shash_find_len(const struct shash *sh, const char *name, size_t len)
 {
     return find__(sh, name, len, hash_bytes(name, len, 0));
+}
+
+struct shash_node *
+shash_find_or_add_len(struct shash *sh, const char *name, size_t len,
+                      bool *added)
+{
+    uint32_t hash = hash_bytes(name, len, 0);
+    struct shash_node *node = find__(sh, name, len, hash);
+    *added = !node;
+    if (node) {
+        return node;
+    }
+    if (SHASH_NAME_IN_NODE) {
+        return add_node(sh, name, len, hash, NULL, XALLOC_CURRENT);
+    }
+    return add_node(sh, xmemdup0(name, len), len, hash, NULL,
+                    XALLOC_CURRENT);
 }
 
 /* Lookups by name and the walks are shash-iter.c's. */

@@ -60,6 +60,11 @@ void *shash_find_and_delete(struct shash *, const char *name);
 struct shash_node *shash_find(const struct shash *, const char *name);
 struct shash_node *shash_find_len(const struct shash *, const char *name,
                                   size_t len);
+/* The node named by the 'len' bytes of 'name' ('*added' false), or a new
+ * node with that name and NULL data ('*added' true): one hash of the name
+ * (the parser's JSON_PARSER_MEMBER_SLOT). */
+struct shash_node *shash_find_or_add_len(struct shash *, const char *name,
+                                         size_t len, bool *added);
 void *shash_find_data(const struct shash *, const char *name);
 
 /* Iteration: first/next in bucket order. */

@@ -4,7 +4,9 @@
  * in the node, arrays of up to 2 in the node.  Its own json-node.h and
  * json-tree.c; the layout switches of impls/common/json-node.h do not apply
  * here. */
+#ifndef JSON_IMPL_NAME             /* compact-slowlex includes this. */
 #define JSON_IMPL_NAME "compact"
+#endif
 /* Strings interned (1), or one node per string (0).  Measured on NB 0.1:
  * 0 loads as fast as 'ovs' but keeps RSS at 0.83x; 1 brings RSS to 0.62x
  * for ~25% more load CPU (one intern-table probe and one node touched per

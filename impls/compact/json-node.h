@@ -1,5 +1,7 @@
-/* impls/compact: the node layout and its primitives (the counterpart of
- * impls/common/json-node.h for this impl's own json-tree.c).
+/* impls/compact: the node layout and its primitives: the counterpart of
+ * impls/common/json-node.h, with the same primitives, for the shared
+ * json-tree.c, json-scalar.c and json-array.c (which include
+ * <json-node.h>, so this folder's is found first).
  *
  * Every node starts with an 8-byte header and is allocated at the size its
  * type needs, never sizeof(struct json):
@@ -16,7 +18,7 @@
  *                                       second allocation)
  *   string                  12 + len + 1: + 32-bit hash + the bytes
  *
- * Strings are interned (see interned/intern-table.h): one node per distinct
+ * Strings are interned (see common/intern-table.h): one node per distinct
  * string, shared with count++; the cached hash serves the table and
  * json_hash().  The reference count is 32 bits: json_clone() fails loudly
  * rather than wrap. */
@@ -55,19 +57,19 @@ struct json {
     union {                     /* Only the type's member is allocated. */
         long long int integer;
         double real;
-        char *text;             /* Serialized object. */
+        char *string;           /* Serialized object's text. */
         struct json_array array;
         struct json *elems_inline[ARRAY_INLINE_LEN];
         struct shash object;
         struct {
             uint32_t hash;
             char bytes[4];      /* Really len + 1 bytes. */
-        } string;
+        } str;
     };
 };
 
 #define NODE_HEADER_SIZE offsetof(struct json, integer)
-#define NODE_STRING_OFFSET offsetof(struct json, string.bytes)
+#define NODE_STRING_OFFSET offsetof(struct json, str.bytes)
 
 _Static_assert(NODE_HEADER_SIZE == 8, "8-byte header");
 
@@ -160,8 +162,127 @@ string_node_create(const char *s, size_t len, uint32_t hash)
     char *bytes = (char *) json + NODE_STRING_OFFSET;
     memcpy(bytes, s, len);
     bytes[len] = '\0';
-    json->string.hash = hash;
+    json->str.hash = hash;
     return json;
+}
+
+/* What the shared json-tree.c asks of a layout (see common/json-node.h):
+ * every feature on but inline strings, strings interned (unless
+ * COMPACT_INTERN is 0), no hooks. */
+#define JSON_IMPL_REFCOUNT 1
+#define JSON_IMPL_SERIALIZED 1
+#define JSON_IMPL_INTERNED COMPACT_INTERN
+#define STRING_INLINE_MAX 0     /* Every string is in its node. */
+#define ARRAY_INLINE_MAX ARRAY_INLINE_LEN
+/* Nodes are sized by type: 24 is an array's, the largest fixed-size node
+ * but an object's; a string is 12 + len + 1. */
+#define JSON_NODE_SIZE (NODE_HEADER_SIZE + sizeof(struct json_array))
+
+static inline void hook_string_created(void) { }
+
+static inline size_t
+ref_count(const struct json *json)
+{
+    return json->count;
+}
+
+static inline bool
+node_pinned(const struct json *json)
+{
+    return node_store_pinned(json);
+}
+
+/* Objects: the map is in the node. */
+
+static inline struct shash *
+object_of(const struct json *json)
+{
+    return CONST_CAST(struct shash *, &json->object);
+}
+
+static inline void
+object_init(struct json *json)
+{
+    shash_init(&json->object);
+}
+
+static inline void
+object_free(struct shash *object)
+{
+    shash_destroy(object);
+}
+
+/* Strings: n_inline is 1 if the node is interned. */
+
+static inline struct json *
+string_node_new(const char *s, size_t len)
+{
+    return string_node_create(s, len, 0);
+}
+
+/* The bytes of 's' go into the node; 's' is freed. */
+static inline struct json *
+string_node_nocopy(char *s)
+{
+    struct json *json = string_node_new(s, strlen(s));
+    xfree(s);
+    return json;
+}
+
+static inline void
+string_free(struct json *json OVS_UNUSED)
+{
+}
+
+static inline bool
+string_len_interned(size_t len OVS_UNUSED)
+{
+    return JSON_IMPL_INTERNED;
+}
+
+static inline bool
+string_is_interned(const struct json *json)
+{
+    return json->n_inline;
+}
+
+static inline void
+string_set_interned(struct json *json, uint32_t hash)
+{
+    json->str.hash = hash;
+    json->n_inline = 1;
+}
+
+static inline uint32_t
+string_hash_of(const struct json *json)
+{
+    return json->str.hash;
+}
+
+/* Makes '*standin' (NULL at first; room for '*cap' bytes) a string node
+ * holding the 'len' bytes of 's' (no NUL among them, hash 'hash'), on the
+ * heap whatever the node store: the parser's, reused
+ * (JSON_PARSER_PENDING_STRINGS). */
+static inline void
+string_standin_set(struct json **standin, size_t *cap, const char *s,
+                   size_t len, uint32_t hash)
+{
+    if (!*standin || len > *cap) {
+        *cap = len > 2 * *cap ? len : 2 * *cap;
+        *standin = xrealloc_as(XALLOC_JSON_NODE, *standin,
+                               NODE_STRING_OFFSET + *cap + 1);
+    }
+    struct json *json = *standin;
+    json->count = 1;
+    json->type = JSON_STRING;
+    json->n_inline = 0;
+    json->store = 0;
+    json->str.hash = hash;
+    /* Through a plain pointer: 'bytes' is declared char[4] and really
+     * len + 1 (UBSan's bounds check knows only the declaration). */
+    char *bytes = (char *) json + NODE_STRING_OFFSET;
+    memcpy(bytes, s, len);
+    bytes[len] = '\0';
 }
 
 /* Arrays: up to ARRAY_INLINE_LEN elements in the node, else a vector that
@@ -274,6 +395,13 @@ array_trim(struct json *json)
             a->elems = NULL;
         }
     }
+}
+
+/* A vector for json_array_create() of 'n' (> 0) elements. */
+static inline struct json **
+array_vector_alloc(size_t n)
+{
+    return xmalloc_as(XALLOC_ARRAY, n * sizeof(struct json *));
 }
 
 static inline void

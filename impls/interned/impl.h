@@ -7,6 +7,7 @@
 #define JSON_IMPL_SERIALIZED 1
 #define JSON_IMPL_INLINE_STRINGS 1
 #define JSON_IMPL_INLINE_ARRAYS 1
+#define JSON_IMPL_INTERNED 1
 /* Strings of up to 23 bytes (kept in the node) are interned too. */
 #ifndef JSON_IMPL_INTERN_INLINE
 #define JSON_IMPL_INTERN_INLINE 1

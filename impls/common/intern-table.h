@@ -11,8 +11,8 @@
  * nodes either (loading a database interns, then drops, every UUID's text);
  * inserts reuse tombstones and a rebuild clears them.
  *
- * Header-only, included by the tree sources of the interned impls
- * (interned, compact).  The includer defines, before including it:
+ * Header-only, included by the shared tree source (json-tree.c) of the
+ * impls with JSON_IMPL_INTERNED (interned, compact, arena).  The includer defines, before including it:
  *
  *   static inline uint32_t intern_node_hash(const struct json *);
  *   static inline const char *intern_node_string(const struct json *);
