@@ -9,46 +9,35 @@
 #include <string.h>
 
 #include "ds.h"
+#include "ovsdb/rng.h"
 #include "util.h"
 
-/* splitmix64: tiny, fast, and the same sequence everywhere, unlike rand(). */
-struct rng {
-    uint64_t state;
-};
-
-static uint64_t
-rng_next(struct rng *rng)
-{
-    uint64_t z = (rng->state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), n > 0 (the modulo bias is irrelevant here). */
+/* The project's generator (ovsdb/rng.h): the same sequence everywhere,
+ * unlike rand().  Draws by remainder (rng_range()), as these documents
+ * always were. */
 static uint32_t
-rng_below(struct rng *rng, uint32_t n)
+rng_u32(struct rng *rng, uint32_t n)
 {
-    return rng_next(rng) % n;
+    return rng_range(rng, n);
 }
 
 /* Uniform in [lo, hi]. */
 static uint32_t
 rng_between(struct rng *rng, uint32_t lo, uint32_t hi)
 {
-    return lo + rng_below(rng, hi - lo + 1);
+    return lo + rng_u32(rng, hi - lo + 1);
 }
 
 static bool
-rng_chance(struct rng *rng, uint32_t percent)
+rng_percent(struct rng *rng, uint32_t percent)
 {
-    return rng_below(rng, 100) < percent;
+    return rng_u32(rng, 100) < percent;
 }
 
 static const char *
 rng_pick(struct rng *rng, const char *const *choices, size_t n)
 {
-    return choices[rng_below(rng, n)];
+    return choices[rng_u32(rng, n)];
 }
 #define RNG_PICK(RNG, ARRAY) rng_pick(RNG, ARRAY, ARRAY_SIZE(ARRAY))
 
@@ -59,7 +48,7 @@ put_hex(struct ds *ds, struct rng *rng, int n_digits)
 {
     static const char digits[] = "0123456789abcdef";
     for (int i = 0; i < n_digits; i++) {
-        ds_put_char(ds, digits[rng_below(rng, 16)]);
+        ds_put_char(ds, digits[rng_u32(rng, 16)]);
     }
 }
 
@@ -80,14 +69,14 @@ put_uuid(struct ds *ds, struct rng *rng)
 static void
 put_mac(struct ds *ds, struct rng *rng)
 {
-    ds_put_format(ds, "fa:16:3e:%02x:%02x:%02x", rng_below(rng, 256),
-                  rng_below(rng, 256), rng_below(rng, 256));
+    ds_put_format(ds, "fa:16:3e:%02x:%02x:%02x", rng_u32(rng, 256),
+                  rng_u32(rng, 256), rng_u32(rng, 256));
 }
 
 static void
 put_ip4(struct ds *ds, struct rng *rng)
 {
-    ds_put_format(ds, "10.%u.%u.%u", rng_below(rng, 256), rng_below(rng, 256),
+    ds_put_format(ds, "10.%u.%u.%u", rng_u32(rng, 256), rng_u32(rng, 256),
                   rng_between(rng, 1, 254));
 }
 
@@ -128,7 +117,7 @@ put_nb_external_ids(struct ds *ds, struct rng *rng, const char *ip,
                   rng_between(rng, 1, 12));
     ds_put_cstr(ds, ",[\"neutron:security_group_ids\",\"");
     put_uuid(ds, rng);
-    if (rng_chance(rng, 30)) {
+    if (rng_percent(rng, 30)) {
         ds_put_char(ds, ' ');
         put_uuid(ds, rng);
     }
@@ -146,19 +135,19 @@ put_nb_port_insert(struct ds *ds, struct rng *rng, unsigned int row)
 
     put_ip4(&ip, rng);
     put_mac(&mac, rng);
-    snprintf(host, sizeof host, "compute-%04u", rng_below(rng, 2000));
+    snprintf(host, sizeof host, "compute-%04u", rng_u32(rng, 2000));
 
     ds_put_format(ds, "{\"op\":\"insert\",\"table\":\"Logical_Switch_Port\","
                   "\"uuid-name\":\"lsp%u\",\"row\":{\"name\":\"", row);
     put_uuid(ds, rng);
     ds_put_format(ds, "\",\"type\":\"%s\"",
-                  rng_chance(rng, 90) ? "" : "router");
+                  rng_percent(rng, 90) ? "" : "router");
     /* OVSDB lets a one-element set be written as the bare atom. */
     ds_put_format(ds, ",\"addresses\":\"%s %s\"", ds_cstr(&mac), ds_cstr(&ip));
     ds_put_format(ds, ",\"port_security\":[\"set\",[\"%s %s\"]]",
                   ds_cstr(&mac), ds_cstr(&ip));
     ds_put_format(ds, ",\"up\":%s,\"enabled\":true",
-                  rng_chance(rng, 80) ? "true" : "false");
+                  rng_percent(rng, 80) ? "true" : "false");
     ds_put_cstr(ds, ",\"tag_request\":[\"set\",[]]");
     ds_put_cstr(ds, ",\"dhcpv4_options\":");
     put_uuid_atom(ds, rng);
@@ -213,7 +202,7 @@ generate_nb_rows(struct ds *ds, struct rng *rng, size_t target)
 static void
 put_match_clause(struct ds *ds, struct rng *rng)
 {
-    switch (rng_below(rng, 10)) {
+    switch (rng_u32(rng, 10)) {
     case 0:
         ds_put_cstr(ds, "inport == \"");
         put_uuid(ds, rng);
@@ -248,7 +237,7 @@ put_match_clause(struct ds *ds, struct rng *rng)
                     "ct_mark.blocked == 0");
         break;
     case 7:
-        ds_put_format(ds, "reg0[%u] == 1", rng_below(rng, 32));
+        ds_put_format(ds, "reg0[%u] == 1", rng_u32(rng, 32));
         break;
     case 8:
         ds_put_cstr(ds, "ip4.src == $as_ip4_");
@@ -263,9 +252,9 @@ put_match_clause(struct ds *ds, struct rng *rng)
 static void
 put_action(struct ds *ds, struct rng *rng)
 {
-    switch (rng_below(rng, 8)) {
+    switch (rng_u32(rng, 8)) {
     case 0:
-        ds_put_format(ds, "reg0[%u] = 1; ", rng_below(rng, 32));
+        ds_put_format(ds, "reg0[%u] = 1; ", rng_u32(rng, 32));
         break;
     case 1:
         ds_put_cstr(ds, "ct_commit { ct_mark.blocked = 0; "
@@ -295,7 +284,7 @@ put_action(struct ds *ds, struct rng *rng)
     case 6:
         ds_put_format(ds, "reg9[2] = lookup_arp(inport, arp.spa, arp.sha); "
                       "next(pipeline=egress, table=%u); ",
-                      rng_below(rng, 30));
+                      rng_u32(rng, 30));
         break;
     default:
         ds_put_cstr(ds, "next; ");
@@ -340,20 +329,20 @@ put_sb_flow_insert(struct ds *ds, struct rng *rng, unsigned int row,
         "ls_out_acl", "lr_in_ip_routing", "lr_in_arp_resolve",
         "lr_out_snat",
     };
-    bool ingress = rng_chance(rng, 70);
+    bool ingress = rng_percent(rng, 70);
 
     ds_put_format(ds, "{\"op\":\"insert\",\"table\":\"Logical_Flow\","
                   "\"uuid-name\":\"lflow%u\",\"row\":{"
                   "\"logical_datapath\":[\"uuid\",\"%s\"]", row, datapath);
     ds_put_format(ds, ",\"pipeline\":\"%s\",\"table_id\":%u,\"priority\":%u",
-                  ingress ? "ingress" : "egress", rng_below(rng, 30),
-                  rng_below(rng, 65536));
+                  ingress ? "ingress" : "egress", rng_u32(rng, 30),
+                  rng_u32(rng, 65536));
     ds_put_cstr(ds, ",\"match\":");
     put_clauses(ds, rng, rng_between(rng, 30, 280), true);
     ds_put_cstr(ds, ",\"actions\":");
     put_clauses(ds, rng, rng_between(rng, 30, 280), false);
     ds_put_format(ds, ",\"external_ids\":[\"map\",[[\"source\","
-                  "\"northd.c:%u\"],[\"stage-hint\",\"", rng_below(rng, 20000));
+                  "\"northd.c:%u\"],[\"stage-hint\",\"", rng_u32(rng, 20000));
     put_hex(ds, rng, 8);
     ds_put_format(ds, "\"],[\"stage-name\",\"%s\"]]]", RNG_PICK(rng, stages));
     ds_put_cstr(ds, ",\"controller_meter\":[\"set\",[]]"
@@ -375,7 +364,7 @@ generate_sb_flows(struct ds *ds, struct rng *rng, size_t target)
     do {
         ds_put_char(ds, ',');
         put_sb_flow_insert(ds, rng, row++,
-                           ds_cstr(&datapaths[rng_below(rng, 8)]));
+                           ds_cstr(&datapaths[rng_u32(rng, 8)]));
     } while (ds->length < target);
     ds_put_char(ds, ']');
 
@@ -398,7 +387,7 @@ put_generic_string(struct ds *ds, struct rng *rng)
     };
     /* Lengths on both sides of OVS's 23-byte inline limit.  Fixed, not
      * json_impl_info()'s: every impl must get the same documents. */
-    size_t len = rng_chance(rng, 60) ? rng_between(rng, 0, 23)
+    size_t len = rng_percent(rng, 60) ? rng_between(rng, 0, 23)
                                       : rng_between(rng, 24, 120);
     size_t start = ds->length;
 
@@ -415,19 +404,19 @@ put_generic_string(struct ds *ds, struct rng *rng)
 static void
 put_generic_number(struct ds *ds, struct rng *rng)
 {
-    switch (rng_below(rng, 5)) {
+    switch (rng_u32(rng, 5)) {
     case 0:
-        ds_put_format(ds, "%u", rng_below(rng, 100));
+        ds_put_format(ds, "%u", rng_u32(rng, 100));
         break;
     case 1:
         ds_put_format(ds, "-%"PRIu64, rng_next(rng) >> 20);
         break;
     case 2:
-        ds_put_format(ds, "%u.%03u", rng_below(rng, 10000),
-                      rng_below(rng, 1000));
+        ds_put_format(ds, "%u.%03u", rng_u32(rng, 10000),
+                      rng_u32(rng, 1000));
         break;
     case 3:
-        ds_put_format(ds, "%u.%ue-%u", rng_below(rng, 10), rng_below(rng, 1000),
+        ds_put_format(ds, "%u.%ue-%u", rng_u32(rng, 10), rng_u32(rng, 1000),
                       rng_between(rng, 1, 30));
         break;
     default:
@@ -442,7 +431,7 @@ put_generic_array(struct ds *ds, struct rng *rng, int depth)
 {
     /* 0..8 elements: both sides of OVS's 3-element inline array limit
      * (fixed for the same reason). */
-    unsigned int n = rng_below(rng, 9);
+    unsigned int n = rng_u32(rng, 9);
 
     ds_put_char(ds, '[');
     for (unsigned int i = 0; i < n; i++) {
@@ -461,7 +450,7 @@ put_generic_object(struct ds *ds, struct rng *rng, int depth)
         "id", "name", "type", "enabled", "count", "ratio", "tags", "children",
         "metadata", "description", "created_at", "x", "y", "weight",
     };
-    unsigned int n = rng_below(rng, 7);
+    unsigned int n = rng_u32(rng, 7);
 
     ds_put_char(ds, '{');
     for (unsigned int i = 0; i < n; i++) {
@@ -477,7 +466,7 @@ static void
 put_generic_value(struct ds *ds, struct rng *rng, int depth)
 {
     /* Containers get rarer with depth so documents stay bounded. */
-    unsigned int r = rng_below(rng, 100);
+    unsigned int r = rng_u32(rng, 100);
     unsigned int containers = depth < 2 ? 50 : depth < 5 ? 25 : 0;
 
     if (r < containers / 2) {
