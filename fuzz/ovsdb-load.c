@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
-#include "db-file.h"
+#include "server/db.h"
+#include "server/db-file.h"
 #include "ds.h"
 #include "fuzz-file.h"
 

@@ -9,21 +9,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build-info.h"
-#include "db.h"
+#include "measure/build-info.h"
+#include "server/db.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/out-file.h"
 #include "ds.h"
-#include "file-hash.h"
+#include "measure/file-hash.h"
 #include "json.h"
-#include "metrics.h"
-#include "phases.h"
-#include "results-json.h"
-#include "results-table.h"
-#include "row-version.h"
-#include "txn.h"
+#include "measure/metrics.h"
+#include "measure/phases.h"
+#include "measure/results-json.h"
+#include "measure/results-table.h"
+#include "server/row-version.h"
+#include "server/txn.h"
 #include "util.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 static const char *program_name = "jsonbench";
 

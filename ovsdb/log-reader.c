@@ -18,8 +18,7 @@
  * larger), and one of 128 KiB or more is mmap()ed by glibc: freeing it
  * raises the dynamic mmap threshold, so later large blocks come from the
  * heap and freeing one consolidates every small freed block, work the
- * server never does (docs/model.md, "Seed 4: where the model's dump and
- * compaction differ"). */
+ * server never does (docs/model.md, "Load and compaction"). */
 #define READ_BUF_SIZE (8 * 1024)
 #define MAX_HEADER 128
 

@@ -1,6 +1,6 @@
 """Model vs real OVS: the ratio model/real per metric on the same dataset.
 
-The report's model-vs-real section and the model's calibration (issue 14)
+The report's model-vs-real section and the model's calibration (docs/model.md)
 both read these numbers, so they are computed here, once, with the
 standard library only:
 
@@ -61,7 +61,7 @@ DEFAULT_MONITOR_MODE = "tree"
 # Raft keeps its log entries serialized since OVS commit 0de882954 (2.17):
 # the model's raft --mode serialized; tree is the counterpart of older ones.
 DEFAULT_RAFT_MODE = "serialized"
-# The server code the model's load path (harness/txn.c) was calibrated
+# The server code the model's load path (harness/server/txn.c) was calibrated
 # against: today's ovsdb-server (realovs/representation.py).  A build of
 # the same representation but older server code, such as Debian 12's
 # 3.1.0, spends 9% more instructions loading NB in its commit code (before

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client-print.h"
+#include "clients/client-print.h"
 #include "json.h"
 #include "util.h"
 

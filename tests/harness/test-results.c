@@ -10,11 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "phases.h"
-#include "results-json.h"
-#include "results-table.h"
-#include "stats.h"
-#include "summary.h"
+#include "measure/phases.h"
+#include "measure/results-json.h"
+#include "measure/results-table.h"
+#include "measure/stats.h"
+#include "measure/summary.h"
 #include "test-util.h"
 #include "util.h"
 

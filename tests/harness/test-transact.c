@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condition.h"
-#include "db.h"
+#include "server/condition.h"
+#include "server/db.h"
 #include "json.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/uuid.h"
-#include "transact.h"
+#include "server/transact.h"
 #include "util.h"
 
 static int failures;

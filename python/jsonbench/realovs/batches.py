@@ -10,8 +10,9 @@ and none of the clients' own work, whatever the machine's load.  The
 transact round trip alone (the runner's `iter_*_ms`) ends once the commit
 is replied to, possibly before the updates are sent.
 
-The model times the same span in one process (harness/workload-monitor.c,
-`iter_cpu_*_ms`), so the two are one metric.
+The model times the same span in one process
+(harness/workloads/workload-monitor.c, `iter_cpu_*_ms`), so the two are one
+metric.
 """
 
 import os

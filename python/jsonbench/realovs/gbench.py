@@ -1,7 +1,8 @@
-"""google-benchmark JSON in the harness's shape (harness/results.c): the
-same context keys, benchmark rows named <workload>/<phase> with real_time
-and cpu_time in ms and the same metric names, one iteration row per
-repetition followed by mean/median/stddev/min/max aggregates."""
+"""google-benchmark JSON in the harness's shape
+(harness/measure/results-json.c): the same context keys, benchmark rows
+named <workload>/<phase> with real_time and cpu_time in ms and the same
+metric names, one iteration row per repetition followed by
+mean/median/stddev/min/max aggregates."""
 
 import os
 import socket

@@ -13,7 +13,7 @@ pairs each model impl with the real builds of the same representation:
   none of them            older         plain
 
 It also decides the build's server code era (server_era_of_commit(),
-server_era_of_version()): the model's load path (harness/txn.c) follows
+server_era_of_version()): the model's load path (harness/server/txn.c) follows
 today's ovsdb-server, whose commit of a loaded record got cheaper in
 January 2024 (OVS 3.3, backported to 3.0.6, 3.1.4 and 3.2.2):
 

@@ -2,7 +2,8 @@
 
 Each function runs one repetition in a fresh RunDir and returns its
 google-benchmark iteration rows, named and measured like the model's
-phases (harness/wl_*.c) so that report, compare and gate read both:
+phases (harness/workloads/workload-*.c) so that report, compare and gate
+read both:
 
   load     load/load       ovsdb-server start until it serves the database:
                            wall, CPU, RSS (VmRSS) and peak (VmHWM) after load
@@ -61,7 +62,7 @@ RAFT_SERVERS = 3
 MONITOR_WAVE = 10          # monitor clients started at a time
 # Longest wait for every monitor client to print one batch's update.
 BATCH_TIMEOUT_S = min(TOOL_TIMEOUT_S, 600)
-# harness/wl_txn.c's schema.
+# harness/workloads/workload-txn.c's schema.
 TXN_SCHEMA = {"name": "bench", "version": "1.0.0", "tables": {"Bench": {
     "columns": {"name": {"type": "string"},
                 "description": {"type": "string"},
@@ -169,7 +170,7 @@ def _percentile(v, p):
 
 
 def _batch_ops(o, uuids, k, start, per_batch, stride):
-    """Batch k's operations, as the model writes them (harness/
+    """Batch k's operations, as the model writes them (harness/workloads/
     workload-monitor.c batch_request()): one update per row by _uuid."""
     return [{"op": "update", "table": o["table"],
              "where": [["_uuid", "==", ["uuid", uuids[(start + i * stride)

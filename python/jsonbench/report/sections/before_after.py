@@ -62,15 +62,9 @@ def build(ctx):
     groups = by_key(models)
     impls = [i for i in rs.impls() if any(e.impl == i for e in models)]
     s = Section("Before / After / Improvement", "before-after")
-    s.para("Medians over repetitions.  CPU time and allocation calls are those "
-           "of the workload's own phase (`load`, `dump`, `compact`) or, for "
-           "monitor, txn and raft, of every phase after the initial load of "
-           "the dataset; RSS after is what that phase leaves (for `load`: RSS "
-           "after loading the database); peak RSS is the process peak before "
-           "teardown; process wall time is hyperfine's whole process (start, "
-           "load, work, free, exit).  **Improvement = (Before - After) / Before**: "
-           "positive means After is better (less time, memory or allocations).  "
-           "Each cell ends with its significance mark: " + LEGEND)
+    s.para("**Improvement = (Before - After) / Before**, medians over "
+           "repetitions: positive means After is better (less time, memory or "
+           "allocations).")
     any_table = False
     for base in BASELINES:
         if base not in impls:
@@ -89,4 +83,12 @@ def build(ctx):
     if not any_table:
         s.para("No impl pair to compare: the run needs `plain` or `ovs` and at "
                "least one other impl on the same workload.")
+        return s
+    s.para("CPU time and allocation calls are those of the workload's own "
+           "phase (`load`, `dump`, `compact`) or, for monitor, txn and raft, "
+           "of every phase after the initial load of the dataset; RSS after "
+           "is what that phase leaves (for `load`: RSS after loading the "
+           "database); peak RSS is the process peak before teardown; process "
+           "wall time is hyperfine's whole process (start, load, work, free, "
+           "exit).  Each cell ends with its significance mark: " + LEGEND)
     return s

@@ -20,6 +20,22 @@ def build(ctx):
     rows = evaluate(doc, runs, meta.get("dataset_stats"), meta.get("scale", 1.0),
                     meta.get("caps", True))
     s = Section("Seed claims: claimed vs measured", "claims")
+    if meta.get("complete") is False:
+        s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
+               "had not finished are marked 'not measured'.")
+    counts = summary_counts(rows)
+    s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
+    real = meta.get("real")
+    if real:
+        _real_table(s, ctx.results.root, doc, runs, meta, rows)
+    else:
+        s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
+    fig_path = _change_chart(ctx, rows)
+    if fig_path:
+        s.add(Figure(fig_path, "Claimed vs measured relative change per claim (after vs "
+                     "before; negative = smaller/faster).  Claims without a figure and "
+                     "unmeasured ones are left out."))
+    # How the table was made, after it.
     reps = meta.get("repetitions")
     s.para("Produced by `scripts/reproduce.sh %s` at dataset scale %g (1 = the seeds' "
            "database sizes), %s per run (each a separate process; before and after "
@@ -54,21 +70,6 @@ def build(ctx):
                    "their model runs)",
                    sum(1 for v in runs_r if v.get("file") and v.get("source")),
                    real.get("duration_s") or 0))
-    if meta.get("complete") is False:
-        s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
-               "had not finished are marked 'not measured'.")
-    counts = summary_counts(rows)
-    s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
-    real = meta.get("real")
-    if real:
-        _real_table(s, ctx.results.root, doc, runs, meta, rows)
-    else:
-        s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
-    fig_path = _change_chart(ctx, rows)
-    if fig_path:
-        s.add(Figure(fig_path, "Claimed vs measured relative change per claim (after vs "
-                     "before; negative = smaller/faster).  Claims without a figure and "
-                     "unmeasured ones are left out."))
     tol = doc.get("defaults", {}).get("tolerance", {})
     if tol.get("why"):
         s.para("**Tolerance.** " + tol["why"] + "  Noise band (a smaller measured change "

@@ -17,13 +17,6 @@ def build(ctx):
     if not groups:
         return None
     s = Section("Iterations, allocations and heap", "distributions")
-    s.para("Per phase (teardown and the initial load inside non-load "
-           "workloads left out), medians over repetitions of: the per-iteration "
-           "min / median / max the harness records inside the phase (a "
-           "phase with many iterations, e.g. monitor batches or transactions, "
-           "shows its long tail here), allocation calls and bytes from the "
-           "counting allocator (deterministic), and heap allocated after the "
-           "phase (mallinfo2 or jemalloc stats).")
     rows = []
     dist = {}   # dataset -> [(label, {impl: (lo, mid, hi)})]
     for (dataset, variant), impls in groups.items():
@@ -59,6 +52,13 @@ def build(ctx):
     s.add(Table(["dataset", "workload", "phase", "impl", "iteration min / median / max",
                  "items", "alloc calls", "alloc bytes", "frees", "heap allocated"], rows,
                 align=["l", "l", "l", "l", "r", "r", "r", "r", "r", "r"]))
+    s.para("Per phase (teardown and the initial load inside non-load "
+           "workloads left out), medians over repetitions of: the per-iteration "
+           "min / median / max the harness records inside the phase (a "
+           "phase with many iterations, e.g. monitor batches or transactions, "
+           "shows its long tail here), allocation calls and bytes from the "
+           "counting allocator (deterministic), and heap allocated after the "
+           "phase (mallinfo2 or jemalloc stats).")
     for dataset, cells in dist.items():
         # Only phases with more than one iteration have a distribution to show.
         cells = [(l, c) for l, c in cells if any(t[0] != t[2] for t in c.values())]

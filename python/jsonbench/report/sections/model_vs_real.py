@@ -1,8 +1,8 @@
 """Model vs real OVS: each model impl next to the real build of the same
 JSON representation, ratio model/real per metric, and the calibration
-chart (bars of model/real, a line at 1.0).  Ratios come from
-jsonbench.calibration; calibration_figure() is reused by the model's
-calibration work (issue 14).  A run without real targets still gets the
+chart (bars of model/real, a line at 1.0), then what they mean.  Ratios
+come from jsonbench.calibration; calibration_figure() draws the chart for
+both kinds of section.  A run without real targets still gets the
 section: the latest calibration the project knows, the regression gate's
 (baselines/gate.json, jsonbench.gatecal), labelled as such, and the one
 command that measures it on the run's own data.  The section says whether
@@ -253,6 +253,13 @@ def known_calibration(ctx, path=None):
            "(model/real; below 1 the model does less than the real server)."
            % (cal.get("model_impl", "serialized"),
               real.get("version") or real.get("name", "OVS"), ", ".join(parts)))
+    s.add(ratio_table(rows))
+    fig = calibration_figure(ctx, rows, "Gate calibration: model %s / %s" % (
+        cal.get("model_impl", "serialized"), real.get("name", "real OVS")),
+        "calibration-gate")
+    if fig:
+        s.add(Figure(fig, "model/real per dataset and figure on the gate's tiny "
+                          "datasets (line at 1.0)"))
     if representation.server_era_of_version(real.get("version")) == \
             representation.PRE_2024:
         s.para("The gate's real build runs pre-2024 server code (Debian 12's "
@@ -279,13 +286,6 @@ def known_calibration(ctx, path=None):
     s.para("Measure it on this run's data (RSS after load, load CPU, "
            "compaction time and peak RSS, dump and monitor CPU, model/real): "
            "`%s`." % cmd)
-    s.add(ratio_table(rows))
-    fig = calibration_figure(ctx, rows, "Gate calibration: model %s / %s" % (
-        cal.get("model_impl", "serialized"), real.get("name", "real OVS")),
-        "calibration-gate")
-    if fig:
-        s.add(Figure(fig, "model/real per dataset and figure on the gate's tiny "
-                          "datasets (line at 1.0)"))
     return s
 
 
@@ -294,73 +294,26 @@ def build(ctx):
     if not real_entries(rs) and not rs.env.get("ovs_build_failures"):
         return known_calibration(ctx)
     s = Section("Model vs real OVS", "model-vs-real")
-    s.para("The model's impls and real OVS builds on the same datasets, "
-           "workloads and repetitions.  Real OVS is measured from outside "
-           "its processes (`/proc`, `wait4()`; docs/real-ovs.md); heap and "
-           "allocation counts are not visible there.  Each model impl is "
-           "paired with the real builds of the same JSON representation "
-           "(`serialized` with OVS 2.17-3.5, e.g. 9669b50f5^ or Debian's "
-           "3.1; `ovs` with builds containing f5819e699, OVS 3.6; "
-           "`--pair IMPL=TARGET` overrides).  A build whose server code is "
-           "the one the model's load path follows (*current*: OVS 3.3 and "
-           "later, 3.0.6/3.1.4/3.2.2) is the impl's **calibration**; one of "
-           "older server code (*pre-2024*, e.g. Debian 12's 3.1.0) is shown "
-           "as a **reference**, since its model/real also measures the "
-           "server's older commit code (docs/model.md); one whose server "
-           "code could not be told (results from before it was recorded, "
-           "no OVS tree holding its commit) is a **reference (server era "
-           "unknown)**, never the calibration.  **model/real** "
-           "below 1 means the model uses less memory or time than real "
-           "OVS.  Compact is the model's load + compact phases against one "
-           "`ovsdb-tool compact` process.  Monitor "
-           "runs the same requests on both sides: N clients with a "
-           "condition, then K transact batches; its CPU is the server's "
-           "for the initial replies, for the updates, and their sum "
-           "(after load).  It compares the model's `tree` mode: "
-           "ovsdb-server composes the update per client for clients with "
-           "a condition, its json cache serves only unconditional ones.  "
-           "Raft compares the leader's RSS and CPU over the inserts with "
-           "the model's `serialized` mode (raft keeps its entries "
-           "serialized since OVS 0de882954).")
     order, text = calibration.run_order(rs.env)
-    s.para("**Order: %s.**%s" % (text, "" if order == "interleaved" else
-                                 "  `scripts/suite.sh --order interleaved` (the "
-                                 "default with real builds) measures them side "
-                                 "by side."))
-    table, notes = targets_table(rs)
-    s.add(table)
-    if notes:
-        s.para("Server code of the builds whose runs did not record it "
-               "(results from before it was recorded), told here: %s.  "
-               "An unknown one is not counted as the model's calibration."
-               % "; ".join(notes))
-    failures_block(s, rs)
     pairs = pairs_of(rs)
-    if not pairs:
-        s.para("No pair: no real build here carries the representation of a "
-               "model impl that ran (see the table above), and no `--pair` "
-               "was given.")
-        return s
     medians = {}
-    if os.path.isdir(rs.root) and os.path.exists(
+    if pairs and os.path.isdir(rs.root) and os.path.exists(
             os.path.join(rs.root, "index.json")):
         medians = calibration.load_medians(rs.root)
+    # Each pair's table and chart first, what they mean after.
     for p in pairs:
         model, real = p["impl"], p["target"]
         sub = s.subsection("`%s` vs real `%s` (%s)" % (
             model, real, ROLE_TITLE[p["role"]]),
                            "mvr-%s-%s" % (model, real))
-        text = ROLE_TEXT[p["role"]]
-        sub.para("*%s%s.*" % (text[0].upper(), text[1:]))
+        label = ROLE_TEXT[p["role"]]
+        label = "*%s%s.*" % (label[0].upper(), label[1:])
         rows = calibration.pair_ratios(medians, model, real)
         if not rows:
+            sub.para(label)
             sub.para("No metric measured on both (did both run the same "
                      "datasets and workloads?).")
             continue
-        if order != "interleaved":
-            sub.para("From a grouped run: the model's and the real processes "
-                     "ran minutes apart, so the time ratios below include "
-                     "the machine's drift between them.")
         sub.add(ratio_table(rows))
         path = calibration_figure(
             ctx, rows, "%s: model `%s` / real `%s` (%s)" % (
@@ -369,4 +322,38 @@ def build(ctx):
         if path:
             sub.add(Figure(path, "model/real per metric, `%s` vs `%s` "
                            "(medians; line at 1.0)" % (model, real)))
+        sub.para(label)
+        if order != "interleaved":
+            sub.para("From a grouped run: the model's and the real processes "
+                     "ran minutes apart, so the time ratios above include "
+                     "the machine's drift between them.")
+    if not pairs:
+        s.para("No pair: no real build here carries the representation of a "
+               "model impl that ran (see the table below), and no `--pair` "
+               "was given.")
+    table, notes = targets_table(rs)
+    s.add(table)
+    if notes:
+        s.para("Server code of the builds whose runs did not record it "
+               "(results from before it was recorded), told here: %s.  "
+               "An unknown one is not counted as the model's calibration."
+               % "; ".join(notes))
+    failures_block(s, rs)
+    s.para("**Order: %s.**%s" % (text, "" if order == "interleaved" else
+                                 "  `scripts/suite.sh --order interleaved` (the "
+                                 "default with real builds) measures them side "
+                                 "by side."))
+    s.para("**model/real** below 1: the model uses less memory or time than "
+           "real OVS, on the same datasets, workloads and repetitions.  Real "
+           "OVS is measured from outside its processes (`/proc`, `wait4()`; "
+           "no heap or allocation counts).  Each model impl is paired with "
+           "the builds of its JSON representation: its **calibration** has "
+           "the server code the model's load path follows (OVS 3.3 and "
+           "later, 3.0.6/3.1.4/3.2.2); older server code (*pre-2024*, e.g. "
+           "Debian 12's 3.1.0) or an unknown one is a **reference** "
+           "(`--pair IMPL=TARGET` overrides).  Compact is the model's load + "
+           "compact + free against one `ovsdb-tool compact` process; monitor "
+           "compares the model's `tree` mode (clients with a condition); "
+           "raft the leader's RSS and CPU with the model's `serialized` mode "
+           "(docs/model.md, docs/real-ovs.md).")
     return s

@@ -33,13 +33,6 @@ def build(ctx):
         return None
     groups = by_key(real_entries(rs))
     s = Section("Real A/B", "real-ab")
-    s.para("Real OVS builds as before -> after: %s.  Medians over repetitions of "
-           "what real OVS runs (docs/real-ovs.md): CPU time is the "
-           "workload's own phase (dump: the server's CPU during the dump; "
-           "compact: the whole `ovsdb-tool compact`; monitor: the server "
-           "after the load), RSS after is what that phase leaves.  "
-           "**Improvement = (Before - After) / Before**."
-           % ", ".join("`%s` -> `%s`" % p for p in pairs))
     for before, after in pairs:
         headers, rows = table_rows(rs, groups, before, after)
         if not rows:
@@ -49,4 +42,11 @@ def build(ctx):
                     caption="Before (`%s`) -> After (`%s`) (Improvement)"
                     % (before, after),
                     align=["l", "l"] + ["r"] * (len(headers) - 2)))
+    s.para("Real OVS builds as before -> after: %s.  Medians over repetitions of "
+           "what real OVS runs (docs/real-ovs.md): CPU time is the "
+           "workload's own phase (dump: the server's CPU during the dump; "
+           "compact: the whole `ovsdb-tool compact`; monitor: the server "
+           "after the load), RSS after is what that phase leaves.  "
+           "**Improvement = (Before - After) / Before**."
+           % ", ".join("`%s` -> `%s`" % p for p in pairs))
     return s

@@ -119,13 +119,13 @@ def build(ctx):
     if not rows:
         return None
     s = Section("Summary", "summary")
+    s.add(Table(["dataset", "workload", "metric", "best impl", "best", BASE, "change",
+                 "significance"], rows,
+                align=["l", "l", "l", "l", "r", "r", "r", "l"]))
     s.para("Per workload and metric, the impl with the lowest median and its change "
            "against `%s`, the representation OVS ships: **change = (ovs - best) / ovs**, "
            "positive is better; when `%s` is best, the change of the next impl.  "
            "Marks: %s" % (BASE, BASE, LEGEND))
-    s.add(Table(["dataset", "workload", "metric", "best impl", "best", BASE, "change",
-                 "significance"], rows,
-                align=["l", "l", "l", "l", "r", "r", "r", "l"]))
     points = pareto_points(rs)
     fig = pareto_chart(ctx, points)
     if fig:

@@ -1,0 +1,82 @@
+/* Loading a whole OVSDB standalone file into a struct db: each record
+ * read by ovsdb/log-reader and applied as a transaction, errors naming the
+ * file, record and byte offset. */
+#include "server/db-file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/db.h"
+#include "json.h"
+#include "ovsdb/log-reader.h"
+#include "ovsdb/schema.h"
+#include "util.h"
+
+/* Returns "FILE: record N at byte offset O: PREFIX: ERROR", freeing
+ * 'error'. */
+static char *
+with_where(const struct log_reader *r, const char *prefix, char *error)
+{
+    char *where = log_reader_where(r);
+    char *e = xasprintf("%s: %s: %s", where, prefix, error);
+    xfree(where);
+    xfree(error);
+    return e;
+}
+
+char *
+db_load_file(const char *file_name, struct db **dbp,
+             struct db_load_stats *stats)
+{
+    struct db_load_stats dummy;
+    char *error;
+    struct json *json;
+
+    *dbp = NULL;
+    stats = stats ? stats : &dummy;
+    memset(stats, 0, sizeof *stats);
+
+    struct log_reader *r = log_reader_open(file_name, &error);
+    if (!r) {
+        return error;
+    }
+
+    int retval = log_reader_next(r, &json, &error);
+    if (retval <= 0) {
+        if (!retval) {
+            error = xasprintf("%s: empty file: no schema record", file_name);
+        }
+        log_reader_close(r);
+        return error;
+    }
+    stats->records++;
+
+    struct db_schema *schema;
+    error = db_schema_from_json(json, &schema);
+    json_destroy(json);
+    if (error) {
+        error = with_where(r, "bad schema", error);
+        log_reader_close(r);
+        return error;
+    }
+
+    struct db *db = db_create(schema);
+    while ((retval = log_reader_next(r, &json, &error)) > 0) {
+        stats->records++;
+        error = db_apply_record(db, json);
+        json_destroy(json);
+        if (error) {
+            error = with_where(r, "record does not match the schema",
+                               error);
+            break;
+        }
+    }
+    stats->bytes = log_reader_bytes_read(r);
+    log_reader_close(r);
+    if (error) {
+        db_destroy(db);
+        return error;
+    }
+    *dbp = db;
+    return NULL;
+}

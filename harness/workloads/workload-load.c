@@ -1,0 +1,60 @@
+/* load: read and apply every record of a database file, as ovsdb-server
+ * does at startup; the figure of interest is RSS after load. */
+#include <stdlib.h>
+
+#include "server/db.h"
+#include "server/db-file.h"
+#include "ds.h"
+#include "measure/phases.h"
+#include "server/row-version.h"
+#include "workloads/workload.h"
+
+static char *
+load_prepare(struct workload_options *o)
+{
+    return NULL;
+}
+
+static void
+load_describe(const struct workload_options *o, struct ds *ds)
+{
+}
+
+static char *
+load_run(struct phases *p, const struct workload_options *o)
+{
+    struct db_load_stats stats;
+    struct db *db;
+
+    char *error = workload_load_phase(p, o, &db, &stats);
+    if (error) {
+        return error;
+    }
+    size_t n_rows = db_n_rows(db);
+    phases_counter(p, "rows", n_rows);
+    phases_counter(p, "records", stats.records);
+    phases_counter(p, "file_bytes", stats.bytes);
+    phases_counter(p, "rss_after_load_bytes", phases_last(p)->end.rss_bytes);
+    if (db_model == DB_MODEL_FULL) {
+        /* What ovs-appctl memory/show reports, to compare. */
+        phases_counter(p, "weak_refs", n_weak_refs);
+        phases_counter(p, "atoms", db->n_atoms);
+        phases_counter(p, "row_versions", row_version_count());
+    }
+
+    phases_begin(p, "free");
+    db_destroy(db);
+    phases_end(p);
+    return NULL;
+}
+
+const struct workload workload_load = {
+    .name = "load",
+    .summary = "read and apply every record of DATASET (RSS after load)",
+    .help = "           phases: load (full model: counters weak_refs,\n"
+            "           atoms, row_versions), free\n",
+    .needs_dataset = true,
+    .prepare = load_prepare,
+    .describe = load_describe,
+    .run = load_run,
+};
