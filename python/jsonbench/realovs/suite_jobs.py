@@ -230,7 +230,10 @@ def target_names(args):
             installed_available()
     names = ["ovs-debian"] if installed else []
     names += [ref_name(r) for r in patch_specs(args)]
-    names += ["ovs-<%s>" % os.path.basename(t) for t in args.ovs_tarball or []]
+    for t in args.ovs_tarball or []:
+        names.append("ovs-<%s>" % os.path.basename(t))
+        if getattr(args, "ovs_patch", None):
+            names.append(build_mod.spec_label(names[-1], args.ovs_patch))
     return names
 
 
