@@ -19,6 +19,7 @@ jemalloc='LIBS=-ljemalloc').
 """
 
 import fcntl
+import functools
 import glob
 import hashlib
 import json
@@ -245,8 +246,10 @@ def _extract_tarball(path, dest):
         os.rename(tmp, dest)
 
 
+@functools.lru_cache(maxsize=None)
 def python2():
-    """A Python 2 interpreter (python2.7 on PATH or a pyenv 2.7), or None."""
+    """A Python 2 interpreter (python2.7 on PATH or a pyenv 2.7), or None
+    (looked for once per process: a pyenv shim takes seconds)."""
     cands = [shutil.which("python2.7"), shutil.which("python2")]
     cands += sorted(glob.glob(os.path.expanduser(
         "~/.pyenv/versions/2.7*/bin/python2.7")))
