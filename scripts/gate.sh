@@ -13,10 +13,16 @@
 #   scripts/gate.sh --timings          also gate CPU time (Mann-Whitney U)
 #   scripts/gate.sh --calibration-only only the model-vs-real calibration
 #   scripts/gate.sh --help             every option
+#   scripts/gate.sh --series --ovs-tree DIR --ovs-ref REF --ovs-patch SERIES
+#                                      gate an OVS patch series: REF against
+#                                      REF+SERIES, real server figures
+#                                      (docs/patches.md)
 #
 # The baseline must come from the same build options as CI: build/ set up
 # as scripts/test.sh does (release, LTO, glibc).  See docs/suite.md.
 set -euo pipefail
+# Relative --ovs-patch paths are taken from where the command was started.
+export JSONBENCH_CALLER_DIR=${JSONBENCH_CALLER_DIR:-$PWD}
 cd "$(dirname "$0")/.."
 # The Python side is one package, python/jsonbench/.
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
@@ -27,7 +33,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   case ${args[i]} in
     --build-dir) build=${args[i+1]} ;;
     --build-dir=*) build=${args[i]#--build-dir=} ;;
-    -h|--help) exec /usr/bin/python3 -m jsonbench.gate --help ;;
+    -h|--help) exec /usr/bin/python3 -m jsonbench.gate "$@" ;;
   esac
 done
 

@@ -8,6 +8,8 @@
 #                             [--only ID,...] [--self-test] [--help]
 # Example: scripts/reproduce.sh --scale 1          # the seeds' database sizes
 set -euo pipefail
+# Relative --ovs-patch paths are taken from where the command was started.
+export JSONBENCH_CALLER_DIR=${JSONBENCH_CALLER_DIR:-$PWD}
 cd "$(dirname "$0")/.."
 # The Python side is one package, python/jsonbench/.
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}

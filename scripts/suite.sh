@@ -7,6 +7,8 @@
 # usage: scripts/suite.sh [options]     (scripts/suite.sh --help for all)
 # Example: scripts/suite.sh --impls plain,ovs --workloads load,dump --scale 0.01,0.02
 set -euo pipefail
+# Relative --ovs-patch paths are taken from where the command was started.
+export JSONBENCH_CALLER_DIR=${JSONBENCH_CALLER_DIR:-$PWD}
 cd "$(dirname "$0")/.."
 # The Python side is one package, python/jsonbench/.
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}

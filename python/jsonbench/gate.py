@@ -15,6 +15,9 @@ fails; with different real binaries they are only shown).
 Timings are only reported; they are gated with --timings, which also needs
 timing samples in the baseline and uses a Mann-Whitney U test.
 
+--series gates an OVS patch series instead (base vs base+patches on the
+real server's deterministic figures; scripts/gate.sh --series --help).
+
 Exit status: 0 within thresholds, 1 regression, 2 baseline not comparable
 (different datasets: refresh it on purpose), 3 usage or measurement error.
 
@@ -494,6 +497,11 @@ def parse_args(argv):
 
 
 def main(argv):
+    if "--series" in argv:
+        # The gate for an OVS patch series: base vs base+patches on the
+        # real server's figures (jsonbench.gateseries, docs/patches.md).
+        from . import gateseries
+        return gateseries.main([a for a in argv if a != "--series"])
     args = parse_args(argv)
     try:
         if args.plan:

@@ -260,8 +260,10 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
     for name in needed:
         log("reproduce: real OVS: building %s (cached)" % refs[name])
         try:
-            t = rbuild.build_commit(args.ovs_tree, refs[name],
-                                    cache_dir=args.ovs_cache_dir)
+            # A pair's side is a target spec: REF[+PATCH...]
+            # (docs/patches.md).
+            t = rbuild.build_spec(args.ovs_tree, refs[name],
+                                  cache_dir=args.ovs_cache_dir)
         except (rbuild.BuildError, FileNotFoundError) as exc:
             log("reproduce: real OVS: %s: %s" % (refs[name],
                                                  str(exc).splitlines()[0]))

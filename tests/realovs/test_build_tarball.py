@@ -2,9 +2,10 @@
 """Building real OVS from a source tree (suite 'realovs-build', not in the
 default test command: a build takes minutes).  The tree is Debian's
 openvswitch-source 3.1.0 tarball; the build goes into a cache under the
-meson build dir, so a second run of this test reuses it.  Checks: the
-build succeeds, records flags and compiler, a second build is a cache hit,
-and the built ovsdb-server loads a tiny database.
+meson build dir, so a second run of this test reuses it.  Checks: a
+patch that does not apply is named (with its file and hunk) and not
+cached, the build succeeds, records flags and compiler, a second build is
+a cache hit, and the built ovsdb-server loads a tiny database.
 
 usage: test_build_tarball.py OVSDB-GEN SOURCE-ROOT CACHE-DIR
 """
@@ -37,6 +38,22 @@ def main():
               % TARBALL)
         sys.exit(77)
     with tempfile.TemporaryDirectory(prefix="realovs-build-test-") as tmp:
+        # A patch whose context the tarball lacks: named with its file and
+        # hunk before any build, nothing cached for it (docs/patches.md).
+        stale = os.path.join(tmp, "stale.diff")
+        with open(stale, "w") as f:
+            f.write("--- a/lib/json.c\n+++ b/lib/json.c\n@@ -1,2 +1,2 @@\n"
+                    " no such line in OVS\n-nor this one\n+patched\n")
+        before = set(os.listdir(CACHE)) if os.path.isdir(CACHE) else set()
+        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
+                "--ovs-patch", stale)
+        new = {k for k in set(os.listdir(CACHE)) - before
+               if not k.endswith(".lock") and "-" in k[4:]}
+        if "stale.diff" not in p.stderr or \
+                "patch failed: lib/json.c:1" not in p.stderr or new:
+            fail("stale patch on the tarball: %s (cached: %s)"
+                 % (p.stderr[-1500:], new))
+        print("ok: a patch that does not apply to the tarball is named")
         p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE)
         if p.returncode:
             fail("build failed:\n%s" % p.stderr)

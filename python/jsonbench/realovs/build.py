@@ -1,23 +1,38 @@
-"""Build cache for real OVS: one build per commit (or source tarball).
+"""Build cache for real OVS: one build per commit (or source tarball),
+optionally with patches applied and extra configure arguments.
 
 A build lives in <cache>/<key>/ (key = full commit id, or "tar-<sha256>"
-for a tarball): src/ is a clean copy of the tree at that commit, build.log
-is the whole boot/configure/make log and build.json records the outcome,
-the configure flags and the compiler.  A second run with the same key reads
-build.json and does not rebuild.  A failed build is cached too (so a suite
-does not retry a commit that cannot build with this toolchain) unless
-retry_failed is set.
+for a tarball; with patches or a configure variant, "-<sha256>" of the
+patches' contents and the extra arguments is appended): src/ is a clean
+copy of the tree at that commit (patched), build.log is the whole
+boot/configure/make log and build.json records the outcome, the configure
+flags, the compiler and the patches (file, sha256, subjects).  A second run
+with the same key reads build.json and does not rebuild.  A failed build is
+cached too (so a suite does not retry a commit that cannot build with this
+toolchain) unless retry_failed is set; a patch that does not apply is not
+(it is an error naming the patch and the file and hunk, see patches.py).
+
+A target is named by a spec, REF[+PATCH...][@VARIANT] (build_spec(),
+docs/patches.md): PATCH a patch file, an mbox or a directory holding a
+git format-patch series; VARIANT a configure variant (NAME=ARGS, e.g.
+jemalloc='LIBS=-ljemalloc').
 """
 
 import fcntl
+import functools
 import glob
+import hashlib
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
+import sys
 import tarfile
 import time
 
+from . import patches as patches_mod
 from . import representation
 from . import target as target_mod
 from ..util import sha256_of
@@ -37,6 +52,11 @@ class BuildError(Exception):
 class MissingTools(BuildError):
     """The machine lacks a build tool: not the commit's fault, so never
     cached as its failure."""
+
+
+class PatchApplyError(BuildError):
+    """A patch does not apply (the message names the patch, the file and
+    the hunk): never cached, the next run tries again."""
 
 
 # What boot.sh (a git tree has no configure yet), configure and make call.
@@ -123,11 +143,80 @@ def log_tail(path, n=LOG_TAIL_LINES):
         return ""
 
 
-def _run_logged(cmd, cwd, log, env=None):
+# Progress while building: a line every PROGRESS_SECONDS with the elapsed
+# time and the step make is at (from the log's last lines).
+PROGRESS_SECONDS = 10
+# automake's silent rules ("  CC       lib/json.lo") ...
+_SILENT_STEP = re.compile(r"^\s+([A-Z][A-Z0-9]{1,7})\s+(\S+)\s*$")
+# ... or a verbose compiler line ("gcc ... -c -o x.lo lib/json.c").
+_COMPILE_STEP = re.compile(r"\s-c\b.*?(\S+\.c)\b")
+
+
+def fmt_elapsed(seconds):
+    s = int(seconds)
+    return "%dm%02ds" % (s // 60, s % 60) if s >= 60 else "%ds" % s
+
+
+def log_step(path):
+    """What the build is doing, from the last lines of its log: make's
+    step ("CC lib/json.lo") or the last line, shortened."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 8192))
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    for ln in reversed(lines):
+        m = _SILENT_STEP.match(ln)
+        if m:
+            return "%s %s" % (m.group(1), m.group(2))
+        m = _COMPILE_STEP.search(ln)
+        if m:
+            return "CC %s" % m.group(1)
+    for ln in reversed(lines):
+        if ln.strip() and not ln.startswith("$ "):
+            ln = ln.strip()
+            return ln if len(ln) <= 70 else ln[:67] + "..."
+    return ""
+
+
+class Progress:
+    """Says where a build is: 'building LABEL: 2m10s, make: CC lib/json.lo'
+    every PROGRESS_SECONDS while a step runs."""
+
+    def __init__(self, label, say=None, every=None):
+        self.label = label
+        self.say = say
+        self.every = every or PROGRESS_SECONDS
+        self.start = time.time()
+
+    def elapsed(self):
+        return fmt_elapsed(time.time() - self.start)
+
+    def tick(self, phase, log_path):
+        if self.say:
+            step = log_step(log_path)
+            self.say("building %s: %s, %s%s" % (self.label, self.elapsed(),
+                                               phase, ": " + step if step
+                                               else ""))
+
+
+def _run_logged(cmd, cwd, log, env=None, progress=None):
     log.write("$ %s\n" % " ".join(cmd))
     log.flush()
-    return subprocess.run(["nice", "-n", "10"] + cmd, cwd=cwd, stdout=log,
-                          stderr=subprocess.STDOUT, env=env).returncode
+    p = subprocess.Popen(["nice", "-n", "10"] + cmd, cwd=cwd, stdout=log,
+                         stderr=subprocess.STDOUT, env=env)
+    phase = os.path.basename(cmd[0]).replace(".sh", "")
+    while True:
+        try:
+            return p.wait(timeout=progress.every if progress else None)
+        except subprocess.TimeoutExpired:
+            progress.tick(phase, log.name)
+        except BaseException:
+            p.kill()
+            p.wait()
+            raise
 
 
 def _extract_commit(tree, commit, dest):
@@ -157,8 +246,10 @@ def _extract_tarball(path, dest):
         os.rename(tmp, dest)
 
 
+@functools.lru_cache(maxsize=None)
 def python2():
-    """A Python 2 interpreter (python2.7 on PATH or a pyenv 2.7), or None."""
+    """A Python 2 interpreter (python2.7 on PATH or a pyenv 2.7), or None
+    (looked for once per process: a pyenv shim takes seconds)."""
     cands = [shutil.which("python2.7"), shutil.which("python2")]
     cands += sorted(glob.glob(os.path.expanduser(
         "~/.pyenv/versions/2.7*/bin/python2.7")))
@@ -201,30 +292,41 @@ def _py2_env(flags, where):
     return env
 
 
-def _compile(src, log, jobs):
-    """boot/configure/make in 'src'; returns (ok, configure flags)."""
+def _compile(src, log, jobs, extra=(), progress=None):
+    """boot/configure/make in 'src'; returns (ok, configure flags).
+    'extra': configure arguments of a variant, added to every try."""
     flags = []
-    for flags in configure_tries():
+    for tried in configure_tries():
+        flags = list(tried) + list(extra)
         env = _py2_env(flags, os.path.join(os.path.dirname(src), "py2"))
         if not os.path.exists(os.path.join(src, "configure")):
-            if _run_logged(["./boot.sh"], src, log):
+            if _run_logged(["./boot.sh"], src, log, progress=progress):
                 return False, flags
         if os.path.exists(os.path.join(src, "Makefile")):
-            _run_logged(["make", "distclean"], src, log)
-        if _run_logged(["./configure"] + flags, src, log, env):
+            _run_logged(["make", "distclean"], src, log, progress=progress)
+        if _run_logged(["./configure"] + flags, src, log, env, progress):
             continue
         # The whole tree: some generated headers are made only by 'all'.
-        if _run_logged(["make", "-j%d" % jobs], src, log, env) == 0:
+        if _run_logged(["make", "-j%d" % jobs], src, log, env,
+                       progress) == 0:
             return True, flags
     return False, flags
 
 
+def _say_stderr(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
 def build(key, prepare, cache_dir=None, jobs=2, retry_failed=False,
-          label=None, source=None):
+          label=None, source=None, configure=None, extra_meta=None,
+          say=_say_stderr):
     """Builds (or finds cached) OVS under <cache>/<key>; returns a Target.
 
-    'prepare(dest)' puts a clean source tree at 'dest'.  Raises BuildError
-    with the log tail when the build fails."""
+    'prepare(dest)' puts a clean source tree at 'dest' and returns what
+    build.json should record about it (a dict, or None).  'configure':
+    extra configure arguments.  'say(line)' gets the progress lines
+    (None: quiet).  Raises BuildError with the log tail when the build
+    fails, PatchApplyError when a patch does not apply."""
     cache_dir = cache_dir or default_cache_dir()
     root = os.path.join(cache_dir, key)
     os.makedirs(cache_dir, exist_ok=True)
@@ -233,10 +335,11 @@ def build(key, prepare, cache_dir=None, jobs=2, retry_failed=False,
     with open(root + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return _build_locked(key, root, prepare, jobs, retry_failed, label,
-                             source)
+                             source, configure or [], extra_meta or {}, say)
 
 
-def _build_locked(key, root, prepare, jobs, retry_failed, label, source):
+def _build_locked(key, root, prepare, jobs, retry_failed, label, source,
+                  configure, extra_meta, say):
     meta_path = os.path.join(root, "build.json")
     if os.path.exists(meta_path):
         with open(meta_path) as f:
@@ -252,18 +355,25 @@ def _build_locked(key, root, prepare, jobs, retry_failed, label, source):
     src = os.path.join(root, "src")
     log_path = os.path.join(root, "build.log")
     start = time.time()
+    progress = Progress((label or key[:12]).split(" (", 1)[0], say)
+    prepared = {}
     with open(log_path, "w") as log:
         try:
-            prepare(src)
+            prepared = prepare(src) or {}
             ensure_build_tools(src)
-            ok, flags = _compile(src, log, jobs)
+            ok, flags = _compile(src, log, jobs, configure, progress)
         except MissingTools:
             shutil.rmtree(root, ignore_errors=True)
             raise
+        except patches_mod.PatchError as e:
+            shutil.rmtree(root, ignore_errors=True)
+            raise PatchApplyError(str(e))
         except (OSError, BuildError, tarfile.TarError) as e:
             log.write("error: %s\n" % e)
-            ok, flags = False, []
-    meta = {
+            ok, flags = False, list(configure)
+    meta = dict(extra_meta)
+    meta.update(prepared)
+    meta.update({
         "key": key,
         "label": label or key[:12],
         "source": source or "",
@@ -272,7 +382,10 @@ def _build_locked(key, root, prepare, jobs, retry_failed, label, source):
         "compiler": _compiler(),
         "build_seconds": round(time.time() - start, 1),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
+    })
+    if say:
+        say("%s %s in %s" % ("built" if ok else "build FAILED:",
+                             meta["label"], fmt_elapsed(time.time() - start)))
     if not ok:
         meta["log_tail"] = log_tail(log_path)
     with open(meta_path, "w") as f:
@@ -283,21 +396,217 @@ def _build_locked(key, root, prepare, jobs, retry_failed, label, source):
     return target_mod.from_build(root, meta)
 
 
-def build_commit(tree, ref, **kw):
+def _key(base, files, configure):
+    """The cache key: the base alone for an unpatched default build, else
+    the base and the sha256 of the patches' contents (in order) and of
+    the extra configure arguments."""
+    if not files and not configure:
+        return base
+    h = hashlib.sha256()
+    for p in patches_mod.digest(files):
+        h.update(p["sha256"].encode() + b"\n")
+    h.update(b"configure\0" + "\0".join(configure).encode())
+    return "%s-%s" % (base, h.hexdigest()[:16])
+
+
+def _patch_files(patch_paths):
+    files = []
+    try:
+        for p in patch_paths:
+            files += patches_mod.files_of(p)
+    except patches_mod.PatchError as exc:
+        raise PatchApplyError(str(exc))
+    return files
+
+
+def _patch_meta(patch_paths, variant, configure):
+    return {"patch_paths": list(patch_paths),
+            "configure_variant": variant or "",
+            "configure_extra": list(configure)}
+
+
+def _prepare_commit(tree, commit, files, say):
+    def prepare(dest):
+        if not files:
+            _extract_commit(tree, commit, dest)
+            return {"commit": commit}
+        scratch = dest + ".scratch"
+        shutil.rmtree(scratch, ignore_errors=True)
+        try:
+            patches_mod.scratch_clone(tree, commit, scratch)
+            applied = patches_mod.apply(scratch, files, say)
+            head = patches_mod._git(scratch, ["rev-parse", "HEAD"])
+            patches_mod.drop_git(scratch)
+            os.rename(scratch, dest)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return {"commit": commit, "patches": applied,
+                "patched_commit": head.stdout.strip()}
+    return prepare
+
+
+def build_commit(tree, ref, patches=(), configure=(), variant=None,
+                 say=_say_stderr, **kw):
+    """Builds commit 'ref' of 'tree', with the patch files 'patches'
+    applied in order (git am -3) and 'configure' added to configure."""
     commit = resolve(tree, ref)
-    label = "%s (%s)" % (ref, commit[:12]) if ref != commit else commit[:12]
-    t = build(commit, lambda dest: _extract_commit(tree, commit, dest),
-              label=label, source="%s@%s" % (tree, commit), **kw)
+    files = _patch_files(patches)
+    if patches or variant:
+        label = spec_label(ref, patches, variant)
+        label = "%s (%s)" % (label, commit[:12])
+    else:
+        label = "%s (%s)" % (ref, commit[:12]) if ref != commit \
+            else commit[:12]
+    t = build(_key(commit, files, list(configure)),
+              _prepare_commit(tree, commit, files, say), label=label,
+              source="%s@%s" % (tree, commit), configure=list(configure),
+              extra_meta=_patch_meta(patches, variant, configure), say=say,
+              **kw)
     t.representation = representation.of_commit(tree, commit, t.version)
     t.server_era = representation.server_era_of_commit(tree, commit,
                                                        t.version)
     return t
 
 
-def build_tarball(path, **kw):
-    key = "tar-" + sha256_of(path)[:16]
-    t = build(key, lambda dest: _extract_tarball(path, dest),
-              label=os.path.basename(path), source=path, **kw)
+def build_tarball(path, patches=(), configure=(), variant=None,
+                  say=_say_stderr, **kw):
+    """Builds a release tarball, with patches and configure arguments as
+    build_commit()."""
+    base = "tar-" + sha256_of(path)[:16]
+    files = _patch_files(patches)
+
+    def prepare(dest):
+        _extract_tarball(path, dest)
+        if not files:
+            return {"commit": base}
+        patches_mod.init_repo(dest)
+        try:
+            applied = patches_mod.apply(dest, files, say)
+        finally:
+            patches_mod.drop_git(dest)
+        return {"commit": base, "patches": applied}
+    label = os.path.basename(path)
+    if patches or variant:
+        label = spec_label(label, patches, variant)
+    t = build(_key(base, files, list(configure)), prepare, label=label,
+              source=path, configure=list(configure),
+              extra_meta=_patch_meta(patches, variant, configure), say=say,
+              **kw)
     t.representation = representation.of_version(t.version)
     t.server_era = representation.server_era_of_version(t.version)
     return t
+
+
+# ---------------------------------------------------------------- specs
+#
+# A target spec: REF[+PATCH...][@VARIANT].  REF is a commit of the tree
+# (anything git rev-parse takes), each PATCH a patch file, an mbox or a
+# directory holding a format-patch series (patches.py), applied in order;
+# VARIANT the name of a configure variant declared as NAME=ARGS (suite and
+# runner: --ovs-configure), whose ARGS are added to configure.
+
+_VARIANT = re.compile(r"@([A-Za-z0-9_.-]+)$")
+
+
+class SpecError(BuildError):
+    pass
+
+
+def parse_spec(spec):
+    """(ref, [patch paths], variant or None) of a spec."""
+    s = spec.strip()
+    variant = None
+    m = _VARIANT.search(s)
+    if m and "+" not in m.group(1):
+        variant, s = m.group(1), s[:m.start()]
+    parts = s.split("+")
+    if not parts[0]:
+        raise SpecError("target %r: no ref before '+'" % spec)
+    return parts[0], [p for p in parts[1:] if p], variant
+
+
+def make_spec(ref, patch_paths=(), variant=None):
+    return ref + "".join("+" + p for p in patch_paths) + \
+        ("@" + variant if variant else "")
+
+
+def spec_label(ref, patch_paths=(), variant=None):
+    """REF+NAME[+NAME...][@VARIANT], NAME the series directory's name or the
+    patch file's name without its extension."""
+    return ref + "".join("+" + patches_mod.name_of(p) for p in patch_paths) \
+        + ("@" + variant if variant else "")
+
+
+def expand_specs(refs, patch_paths):
+    """The specs to build for --ovs-ref R,... --ovs-patch P...: each R, then
+    R with every patch (base and patched side by side, an A/B pair)."""
+    out = []
+    for r in refs:
+        out.append(r)
+        if patch_paths:
+            ref, pp, variant = parse_spec(r)
+            out.append(make_spec(ref, pp + list(patch_paths), variant))
+    return out
+
+
+def parse_variants(values):
+    """{name: [configure args]} of --ovs-configure NAME=ARGS values."""
+    out = {}
+    for v in values or []:
+        name, sep, argv = v.partition("=")
+        name = name.strip()
+        if not sep or not re.match(r"^[A-Za-z0-9_.-]+$", name):
+            raise SpecError("--ovs-configure %r: expected NAME=ARGS, e.g. "
+                            "jemalloc='LIBS=-ljemalloc'" % v)
+        try:
+            out[name] = shlex.split(argv)
+        except ValueError as exc:
+            raise SpecError("--ovs-configure %r: %s" % (v, exc))
+    return out
+
+
+def variant_args(variant, variants):
+    if not variant:
+        return []
+    if variant not in (variants or {}):
+        raise SpecError("configure variant @%s is not declared (declare it "
+                        "with --ovs-configure %s=ARGS)" % (variant, variant))
+    return variants[variant]
+
+
+def build_spec(tree, spec, variants=None, **kw):
+    """Builds (or finds cached) the target of 'spec' in 'tree'; returns a
+    Target with its name (ovs-REF+NAME@VARIANT), patches and variant.
+    Raises BuildError (SpecError, PatchApplyError)."""
+    ref, patch_paths, variant = parse_spec(spec)
+    configure = variant_args(variant, variants)
+    try:
+        t = build_commit(tree, ref, patches=patch_paths, configure=configure,
+                         variant=variant, **kw)
+    except patches_mod.PatchError as exc:
+        raise PatchApplyError(str(exc))
+    t.name = spec_name(spec)
+    return t
+
+
+def build_tarball_spec(path, patch_paths=(), variant=None, variants=None,
+                       **kw):
+    configure = variant_args(variant, variants)
+    try:
+        return build_tarball(path, patches=patch_paths, configure=configure,
+                             variant=variant, **kw)
+    except patches_mod.PatchError as exc:
+        raise PatchApplyError(str(exc))
+
+
+def _safe(text):
+    return re.sub(r"[^A-Za-z0-9._-]", "_", text)
+
+
+def spec_name(spec):
+    """The target's name in results: ovs-REF[+NAME...][@VARIANT], file-name
+    safe (9669b50f5^ becomes ovs-9669b50f5-parent)."""
+    ref, patch_paths, variant = parse_spec(spec)
+    name = "ovs-" + _safe(ref.replace("^", "-parent").replace("~", "-back"))
+    name += "".join("+" + _safe(patches_mod.name_of(p)) for p in patch_paths)
+    return name + ("@" + _safe(variant) if variant else "")

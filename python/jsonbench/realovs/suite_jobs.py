@@ -20,10 +20,11 @@ import argparse
 import os
 import shutil
 
+from . import build as build_mod
 from . import gbench
 from . import runner
 from . import workloads as wl
-from .cli import ref_name, targets_from_args
+from .cli import add_patch_args, patch_specs, ref_name, targets_from_args
 from .proc import RunError
 from .target import PROGRAMS
 
@@ -55,6 +56,7 @@ def add_args(ap):
                    "target with the impl of its representation, builds of "
                    "current server code as its calibration, older ones "
                    "(Debian's 3.1) as references, see docs/real-ovs.md)")
+    add_patch_args(g, "--ovs-patch", "--ovs-configure")
     g.add_argument("--ovs-cache-dir", help="build cache (default "
                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
     g.add_argument("--ovs-retry-failed", action="store_true",
@@ -81,7 +83,9 @@ def targets(args, log):
     ns = argparse.Namespace(
         installed=installed, ovs_tree=args.ovs_tree, ovs_ref=args.ovs_ref,
         ovs_tarball=args.ovs_tarball, cache_dir=args.ovs_cache_dir,
-        jobs=2, retry_failed=args.ovs_retry_failed)
+        jobs=2, retry_failed=args.ovs_retry_failed,
+        ovs_patch=getattr(args, "ovs_patch", None),
+        ovs_configure=getattr(args, "ovs_configure", None))
     try:
         return targets_from_args(ns, log=log)
     except FileNotFoundError as e:      # --ovs-installed without OVS
@@ -143,7 +147,8 @@ def entry(target, workload, variant, ds, opts, rel):
             "mode": None, "params": " ".join(
                 "%s=%s" % kv for kv in sorted(opts.items())
                 if kv[0] != "txn_client"),
-            "allocator": "glibc", "source": "harness", "real_ovs": True,
+            "allocator": getattr(target, "allocator", "glibc"),
+            "source": "harness", "real_ovs": True,
             "ovs_version": target.version, "ovs_commit": target.commit,
             "ovs_representation": target.representation,
             "ovs_server_era": target.server_era}
@@ -224,20 +229,37 @@ def target_names(args):
         installed = bool(args.ovs_tree or args.ovs_tarball) and \
             installed_available()
     names = ["ovs-debian"] if installed else []
-    names += [ref_name(r) for r in (args.ovs_ref or "").split(",") if r]
-    names += ["ovs-<%s>" % os.path.basename(t) for t in args.ovs_tarball or []]
+    names += [ref_name(r) for r in patch_specs(args)]
+    for t in args.ovs_tarball or []:
+        names.append("ovs-<%s>" % os.path.basename(t))
+        if getattr(args, "ovs_patch", None):
+            names.append(build_mod.spec_label(names[-1], args.ovs_patch))
     return names
 
 
 def env_info(tgts, failures, args):
     """What env.json records about the real targets."""
-    refs = [r for r in (args.ovs_ref or "").split(",") if r]
+    refs = patch_specs(args)
     names = {t.name for t in tgts}
-    return {
+    out = {
         "ovs_targets": [dict(t.context(), name=t.name, programs=t.programs)
                         for t in tgts],
         "ovs_build_failures": [f for f in failures if "target" in f],
         "ovs_pairs": parse_pairs(args.pair),
-        # Consecutive refs, as given: the real A/B chain.
+        # Consecutive refs, as given (each ref then ref+patches with
+        # --ovs-patch): the real A/B chain.
         "ovs_ab": [ref_name(r) for r in refs if ref_name(r) in names],
     }
+    if getattr(args, "ovs_patch", None):
+        # With patches, the pairs are each ref -> ref+patches.
+        out["ovs_ab_pairs"] = [[ref_name(a), ref_name(b)] for a, b in
+                               zip(refs[::2], refs[1::2])
+                               if ref_name(a) in names and ref_name(b) in names]
+        # Tarballs: ovs-<version> -> ovs-<version>+NAME...
+        suffix = build_mod.spec_label("", args.ovs_patch)
+        out["ovs_ab_pairs"] += [[t.name[:-len(suffix)], t.name] for t in tgts
+                                if t.name.endswith(suffix) and
+                                t.name[:-len(suffix)] in names and
+                                [t.name[:-len(suffix)], t.name]
+                                not in out["ovs_ab_pairs"]]
+    return out

@@ -30,13 +30,18 @@ class Target:
         # The server code era, "current" or "pre-2024" (representation.py):
         # whether the model's load path was calibrated against such code.
         self.server_era = server_era
+        # Patches applied on top of 'commit' ([{"file", "sha256",
+        # "subjects"}]) and the configure variant's name (build.py).
+        self.patches = []
+        self.variant = ""
+        self.allocator = "glibc"
 
     def path(self, program):
         return self.programs[program]
 
     def context(self):
         """What goes into the results' context about this build."""
-        return {
+        ctx = {
             "ovs_version": self.version,
             "ovs_commit": self.commit,
             "ovs_source": self.source,
@@ -45,6 +50,15 @@ class Target:
             "ovs_representation": self.representation or "",
             "ovs_server_era": self.server_era or "",
         }
+        if self.patches:
+            ctx["ovs_patches"] = "; ".join(
+                "%s sha256:%s" % (os.path.basename(p["file"]), p["sha256"])
+                for p in self.patches)
+        if self.variant:
+            ctx["ovs_configure_variant"] = self.variant
+        if self.allocator != "glibc":
+            ctx["allocator"] = self.allocator
+        return ctx
 
 
 def _version(server):
@@ -82,7 +96,22 @@ def from_build(root, meta):
     if missing:
         raise FileNotFoundError("build %s lacks %s" % (root, missing))
     name = meta.get("name") or "ovs-" + meta["key"][:10]
-    return Target(name, programs, _version(programs["ovsdb-server"]),
-                  commit=meta["key"], source=meta.get("source", ""),
-                  configure_flags=meta.get("configure_flags"),
-                  compiler=meta.get("compiler", ""))
+    t = Target(name, programs, _version(programs["ovsdb-server"]),
+               commit=meta.get("commit") or meta["key"],
+               source=meta.get("source", ""),
+               configure_flags=meta.get("configure_flags"),
+               compiler=meta.get("compiler", ""))
+    t.patches = meta.get("patches") or []
+    t.variant = meta.get("configure_variant") or ""
+    t.allocator = allocator_of(meta.get("configure_flags") or [])
+    return t
+
+
+def allocator_of(configure_flags):
+    """The allocator a build links (LIBS=-ljemalloc, OVS's documented way
+    to use jemalloc; likewise tcmalloc), else glibc."""
+    text = " ".join(configure_flags)
+    for lib in ("jemalloc", "tcmalloc"):
+        if "-l" + lib in text:
+            return lib
+    return "glibc"

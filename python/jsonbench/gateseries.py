@@ -1,0 +1,343 @@
+"""The regression gate for an OVS patch series (scripts/gate.sh --series).
+
+    scripts/gate.sh --series --ovs-tree DIR --ovs-ref REF --ovs-patch SERIES
+
+builds REF and REF+SERIES of the OVS tree (realovs/build.py, cached), and
+measures both real builds on the gate's tiny datasets with deterministic
+valgrind figures only (the real side of jsonbench.gatecal):
+
+  load     ovsdb-tool query DB '["<db>"]': ovsdb_file_read(), the path
+           ovsdb-server opens a database by, then an empty transaction;
+           net of the same command on an empty database of the schema
+  dump     ovsdb-tool query DB with a select of every table (what
+           ovsdb-client dump asks the server for: every row turned into
+           JSON and serialized); net of load on the same database, so it
+           is the dump's own work
+  compact  ovsdb-tool compact DB OUT; net of the same on an empty database
+
+  instructions     cachegrind's total Ir
+  alloc_blocks     malloc calls (DHAT's total blocks)
+  peak_heap_bytes  DHAT's peak of live heap (the whole process)
+
+A figure of the patched build above the base's by more than its threshold
+(percent; THRESHOLDS, --threshold FIGURE=PCT or DATASET/WORKLOAD:FIGURE=PCT)
+fails the gate: exit 1, naming the figures.  Exit 0 within the
+thresholds; 3 when a build fails, a patch does not apply or measuring
+fails.  No wall-clock figure is involved: the real server's instruction
+counts vary by about 0.1% run to run (hash seeds), its malloc calls and
+heap not at all.  docs/patches.md has the recipe for a CI job."""
+
+import argparse
+import concurrent.futures
+import datetime
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from . import ROOT, gatecal, gbench
+
+# (dataset, workload) measured: the gate's datasets (gate.DATASETS).
+JOBS = [("nb", "load"), ("sb", "load"), ("nb", "dump"), ("sb", "dump"),
+        ("nb-log", "compact")]
+FIGURES = ["instructions", "alloc_blocks", "peak_heap_bytes"]
+# Percent increase allowed (patched against base).
+# Keys: a figure, WORKLOAD:FIGURE or DATASET/WORKLOAD:FIGURE (the most
+# specific wins).  The dump's reply lists rows in an order that changes
+# from run to run (OVS's hash maps), which moves its peak heap by up to
+# 0.7% and its instructions by up to 0.5% between two runs of one binary.
+THRESHOLDS = {"instructions": 1.0, "alloc_blocks": 0.5,
+              "peak_heap_bytes": 0.5, "dump:peak_heap_bytes": 2.0}
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+class SeriesError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- measuring
+
+def select_all(path):
+    """The transaction ovsdb-client dump sends: a select of every column of
+    every table of the file's schema (rows come back as JSON)."""
+    with open(path, "rb") as f:
+        f.readline()
+        try:
+            schema = json.loads(f.readline().decode("utf-8"))
+            tables = sorted(schema["tables"])
+            name = schema["name"]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise gatecal.CalError("%s: no schema record on line 2" % path)
+    return [name] + [{"op": "select", "table": t, "where": []}
+                     for t in tables]
+
+
+def _command(tool, workload, db, out):
+    if workload == "load":
+        return [tool, "query", db, json.dumps([gatecal.schema_name(db)])]
+    if workload == "dump":
+        return [tool, "query", db, json.dumps(select_all(db))]
+    return [tool, "compact", db, out]
+
+
+def measure_tool(tool, data, tmp, workers=2, only=None):
+    """{"<dataset>/<workload>:<figure>": value} of one real ovsdb-tool on
+    the datasets 'data' ({name: path}), run in 'tmp'; raises
+    gatecal.CalError.  Both builds are measured with the same file names
+    in directories of the same length: a path's length changes the heap's
+    layout, hence the order of OVS's pointer-hashed maps, which moved the
+    dump's peak heap by 0.7% between two runs of one binary."""
+    tag = "run"
+    runs = []   # (dataset, workload, variant, valgrind tool, command, tag)
+    for ds, workload in JOBS:
+        if ds not in data or (only and "%s/%s" % (ds, workload) not in only):
+            continue
+        empty = gatecal.empty_copy(data[ds], os.path.join(
+            tmp, "%s-%s-empty.ovsdb" % (tag, ds)))
+        # The dump is net of load on the same database; the others net of
+        # themselves on the empty database.
+        if workload == "dump":
+            variants = (("full", data[ds], "dump"), ("base", data[ds], "load"))
+        else:
+            variants = (("full", data[ds], workload),
+                        ("base", empty, workload))
+        for variant, src, cmd_workload in variants:
+            for vg in ("cachegrind", "dhat"):
+                name = "%s-%s-%s-%s-%s" % (tag, ds, workload, variant, vg)
+                # A copy per run: ovsdb-tool locks and writes next to its
+                # database, and runs go two at a time.
+                db = os.path.join(tmp, name + ".ovsdb")
+                shutil.copyfile(src, db)
+                cmd = _command(tool, cmd_workload, db,
+                               os.path.join(tmp, name + ".out.db"))
+                runs.append((ds, workload, variant, vg, cmd, name))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futs = [(r, pool.submit(gatecal._valgrind, r[3], r[4], tmp, r[5]))
+                for r in runs]
+        results = [(r, f.result()) for r, f in futs]
+    full, base = {}, {}
+    for (ds, workload, variant, _vg, _cmd, _name), figs in results:
+        where = "%s/%s" % (ds, workload)
+        (full if variant == "full" else base).setdefault(where, {}).update(
+            figs)
+    out = {}
+    for where, figs in full.items():
+        for fig, v in figs.items():
+            # Peak heap is the whole process's.
+            out["%s:%s" % (where, fig)] = v if fig == "peak_heap_bytes" \
+                else v - base.get(where, {}).get(fig, 0)
+    return out
+
+
+# ---------------------------------------------------------------- checking
+
+def threshold_for(key, thresholds):
+    """The full key (nb/dump:instructions), then the workload's
+    (dump:instructions), then the figure's (instructions)."""
+    where, fig = key.rsplit(":", 1)
+    for k in (key, "%s:%s" % (where.split("/")[-1], fig), fig):
+        if k in thresholds:
+            return thresholds[k]
+    return None
+
+
+def _sort_key(key):
+    where, fig = key.rsplit(":", 1)
+    jobs = ["%s/%s" % j for j in JOBS]
+    return (jobs.index(where) if where in jobs else len(jobs), where,
+            FIGURES.index(fig) if fig in FIGURES else len(FIGURES))
+
+
+def compare(base, patched, thresholds):
+    """-> (status, rows); rows: [figure, base, patched, change, limit,
+    verdict]; status 1 when a figure of the patched build exceeds the
+    base's by more than its threshold."""
+    status, rows = 0, []
+    for key in sorted(set(base) | set(patched), key=_sort_key):
+        b, p = base.get(key), patched.get(key)
+        if b is None or p is None:
+            rows.append([key, _fmt(b), _fmt(p), "", "",
+                         "missing in the %s build" % ("base" if b is None
+                                                      else "patched")])
+            continue
+        limit = threshold_for(key, thresholds)
+        if b > 0:
+            change = (p - b) / b * 100.0
+        else:
+            change = 0.0 if p == b else float("inf") if p > b \
+                else float("-inf")
+        if limit is not None and change > limit:
+            verdict, status = "REGRESSION", 1
+        elif limit is not None and change < -limit:
+            verdict = "improved"
+        else:
+            verdict = "ok"
+        rows.append([key, _fmt(b), _fmt(p), "%+.3f%%" % change,
+                     "+%g%%" % limit if limit is not None else "-", verdict])
+    return status, rows
+
+
+def _fmt(v):
+    return "-" if v is None else "{:,}".format(int(v))
+
+
+def print_table(rows, out=sys.stdout):
+    headers = ["figure (dataset/workload:figure)", "base", "patched",
+               "change", "limit", "verdict"]
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
+    line = "  ".join("%%-%ds" % w if i in (0, 5) else "%%%ds" % w
+                     for i, w in enumerate(widths))
+    out.write((line % tuple(headers)).rstrip() + "\n")
+    out.write("  ".join("-" * w for w in widths) + "\n")
+    for r in rows:
+        out.write((line % tuple(r)).rstrip() + "\n")
+
+
+def summary(status, rows):
+    bad = [r for r in rows if r[5] == "REGRESSION"]
+    if status:
+        return "gate --series: FAILED: %s" % "; ".join(
+            "%s %s (limit %s)" % (r[0], r[3], r[4]) for r in bad)
+    return "gate --series: passed: %d figures within thresholds" % sum(
+        1 for r in rows if r[5] in ("ok", "improved"))
+
+
+# ---------------------------------------------------------------- main
+
+def parse_args(argv):
+    from .realovs.cli import add_patch_args
+    ap = argparse.ArgumentParser(
+        prog="scripts/gate.sh --series",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ovs-tree", required=True,
+                    help="OVS git work tree or bare git dir")
+    ap.add_argument("--ovs-ref", required=True,
+                    help="the base: a commit of --ovs-tree (a target spec "
+                    "REF[+PATCH...][@VARIANT], docs/patches.md)")
+    add_patch_args(ap, "--ovs-patch", "--ovs-configure")
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
+                    help="meson build dir holding datasets/ovsdb-gen")
+    ap.add_argument("--ovs-cache-dir", help="build cache (default "
+                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
+    ap.add_argument("--ovs-retry-failed", action="store_true",
+                    help="rebuild targets whose cached build failed")
+    ap.add_argument("--jobs", type=int, default=2, help="make -j (2)")
+    ap.add_argument("--data-dir", help="where the tiny datasets go "
+                    "(default <build>/gate-data)")
+    ap.add_argument("--threshold", action="append", default=[],
+                    metavar="FIGURE=PCT",
+                    help="percent increase allowed, e.g. instructions=2, "
+                    "dump:instructions=2 or nb/dump:alloc_blocks=1 "
+                    "(repeatable; defaults: %s)"
+                    % ", ".join("%s %g" % kv for kv in THRESHOLDS.items()))
+    ap.add_argument("--only", metavar="DATASET/WORKLOAD,...",
+                    help="measure only these of %s" % ",".join(
+                        "%s/%s" % j for j in JOBS))
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write both builds' figures and verdicts here")
+    args = ap.parse_args(argv)
+    if not args.ovs_patch:
+        ap.error("--ovs-patch is required (the series to gate)")
+    args.only = [j for j in (args.only or "").split(",") if j]
+    known = ["%s/%s" % j for j in JOBS]
+    if any(j not in known for j in args.only):
+        ap.error("--only: expected some of %s" % ",".join(known))
+    return args
+
+
+def build_pair(args):
+    """(base, patched) Targets; raises SeriesError naming what failed."""
+    from .realovs import build as rbuild
+    try:
+        variants = rbuild.parse_variants(args.ovs_configure)
+        base_spec = args.ovs_ref
+        patched_spec = rbuild.expand_specs([base_spec], args.ovs_patch)[1]
+    except rbuild.BuildError as exc:
+        raise SeriesError(str(exc))
+    out = []
+    for spec in (base_spec, patched_spec):
+        log("gate --series: building %s" % spec)
+        try:
+            out.append(rbuild.build_spec(
+                args.ovs_tree, spec, variants=variants,
+                cache_dir=args.ovs_cache_dir, jobs=args.jobs,
+                retry_failed=args.ovs_retry_failed,
+                say=lambda m: log("gate --series: " + m)))
+        except (rbuild.BuildError, FileNotFoundError) as exc:
+            raise SeriesError("%s: %s" % (spec, exc))
+    return out
+
+
+def main(argv):
+    args = parse_args(argv)
+    from . import gate
+    thresholds = dict(THRESHOLDS)
+    for t in args.threshold:
+        k, sep, v = t.partition("=")
+        try:
+            thresholds[k] = float(v)
+        except ValueError:
+            sep = ""
+        if not sep:
+            log("gate --series: --threshold %s: expected FIGURE=PCT" % t)
+            return 3
+    if not shutil.which("valgrind"):
+        log("gate --series: valgrind is not installed (scripts/deps.sh)")
+        return 3
+    data = gate.make_datasets(args.build_dir, args.data_dir or os.path.join(
+        args.build_dir, "gate-data"))
+    if not data:
+        log("gate --series: no gate dataset could be generated (is %s "
+            "built?)" % args.build_dir)
+        return 3
+    try:
+        base, patched = build_pair(args)
+    except SeriesError as exc:
+        log("gate --series: %s" % exc)
+        return 3
+    figures = {}
+    with tempfile.TemporaryDirectory(prefix="jsonbench-gate-series-") as tmp:
+        for side, t in (("base", base), ("patched", patched)):
+            log("gate --series: measuring %s (valgrind, tiny datasets)"
+                % t.name)
+            where = os.path.join(tmp, side[0])
+            os.makedirs(where)
+            try:
+                figures[side] = measure_tool(t.path("ovsdb-tool"), data,
+                                             where, only=args.only)
+            except (gatecal.CalError, OSError) as exc:
+                log("gate --series: measuring %s failed: %s" % (t.name, exc))
+                return 3
+    status, rows = compare(figures["base"], figures["patched"], thresholds)
+    print("gate --series: %s -> %s, tiny datasets, valgrind" % (
+        base.name, patched.name))
+    for p in patched.patches:
+        print("  patch %s sha256:%s (%s)" % (
+            os.path.basename(p["file"]), p["sha256"][:16],
+            "; ".join(p.get("subjects", []))))
+    print_table(rows)
+    print(summary(status, rows))
+    if args.json:
+        gbench.write_atomic(args.json, {
+            "base": dict(base.context(), name=base.name,
+                         figures=figures["base"]),
+            "patched": dict(patched.context(), name=patched.name,
+                            patches=patched.patches,
+                            figures=figures["patched"]),
+            "thresholds": thresholds,
+            "rows": [dict(zip(["figure", "base", "patched", "change",
+                               "limit", "verdict"], r)) for r in rows],
+            "status": status,
+            "measured_at": datetime.datetime.utcnow().strftime(
+                "%Y-%m-%d %H:%M UTC")})
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
