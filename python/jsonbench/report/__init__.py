@@ -8,14 +8,15 @@ import os
 import sys
 
 from . import document, results
-from .charts import Charts
-from .sections import SECTIONS
+# The sections and charts (matplotlib) load when a report is generated, so
+# that importing jsonbench.report (compare does) needs no matplotlib.
 
 
 class Context:
     """What every section gets: the results, chart helper, output folder."""
 
     def __init__(self, rs, out_dir):
+        from .charts import Charts
         self.results = rs
         self.out_dir = out_dir
         self.charts = Charts(out_dir)
@@ -44,6 +45,7 @@ def generate(results_dir, out_dir=None, title=None, sections=None,
     out_dir = out_dir or (results_dir if os.path.isdir(results_dir)
                           else os.path.dirname(results_dir) or ".")
     os.makedirs(out_dir, exist_ok=True)
+    from .sections import SECTIONS
     ctx = Context(rs, out_dir)
     built = []
     for mod in sections or SECTIONS:
