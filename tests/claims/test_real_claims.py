@@ -418,9 +418,11 @@ def end_to_end():
         check(p.returncode == 0, "--real-only: exit %d:\n%s"
               % (p.returncode, (p.stdout + p.stderr)[-2000:]))
         # Before and after interleaved repetition by repetition.
-        order = [ln.split()[2] + ln.split(" rep ")[1].split()[0]
+        # Progress lines: "[i/N] ... left: rep r/R real TARGET variant ...".
+        order = [ln.split(" rep ")[1].split()[2] + ln.split(" rep ")[1].split()[0]
                  for ln in (p.stdout + p.stderr).splitlines()
-                 if ln.startswith("[real ")]
+                 if " elapsed, " in ln and " rep " in ln and
+                 ln.split(" rep ")[1].split()[1] == "real"]
         check(len(order) == 4 and order[0][-3:] == order[1][-3:] == "1/2"
               and order[0][:-3] != order[1][:-3]
               and order[2][-3:] == order[3][-3:] == "2/2",
