@@ -156,7 +156,7 @@ class RealBackend:
         from .realovs import runner
         if not self.txn_client:
             self.txn_client = runner.txn_client(argparse.Namespace(
-                txn_client=None, build_dir=self.build_dir, cache_dir=self.cache_dir))
+                build_dir=self.build_dir, ovs_cache_dir=self.cache_dir))
         return dict(job.opts, txn_client=self.txn_client)
 
     def run(self, step, tmp):

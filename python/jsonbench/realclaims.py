@@ -418,7 +418,7 @@ def ensure_datasets(args, sdoc, groups, ds_paths, log):
             try:
                 ds_paths[key] = build.ensure_dataset(
                     args.build_dir, r["dataset"], r["scale"], r["form"],
-                    args.seed, args.datasets_dir,
+                    args.seed, build.DATASETS_DIR,
                     profile=os.path.join(ROOT, spec["profile"]),
                     schema=spec["schema"], who="reproduce")
             except build.DatasetError as exc:

@@ -36,60 +36,45 @@ from .util import fmt_dur, log, sha256_of
 DEFAULT_CLAIMS = os.path.join(ROOT, "claims", "seeds.json")
 
 
+EXAMPLES = """examples:
+  scripts/reproduce.sh                       scale 0.01 (a few minutes)
+  scripts/reproduce.sh --scale 1             the seeds' database sizes
+  scripts/reproduce.sh --only s4-nb,s1       claims whose id starts so
+  scripts/reproduce.sh --ovs-tree ~/ovs      + the real OVS columns
+  scripts/reproduce.sh --resume results/reproduce-...   after Ctrl-C
+  scripts/jsonbench report results/reproduce-... --publish reports/reference
+  scripts/jsonbench join MODEL REAL --out NEW   (claims/README.md)"""
+
+
 def parse_args(argv):
+    from . import options as O
     ap = argparse.ArgumentParser(
         prog="scripts/reproduce.sh", description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scale", type=float, default=0.01,
                     help="dataset scale, 1 = the seeds' sizes (default 0.01)")
-    ap.add_argument("--repetitions", type=int, default=3,
-                    help="processes per before/after side (default 3)")
-    ap.add_argument("--out", help="results folder (default results/reproduce-<stamp>-<commit>)")
+    O.repetitions(ap, "runs per before/after side")
+    O.out(ap, "results/reproduce-<stamp>-<commit>")
     ap.add_argument("--only", help="comma list of claim ids or id prefixes (e.g. s4-nb,s1)")
     ap.add_argument("--claims", default=DEFAULT_CLAIMS, help="claims file (default claims/seeds.json)")
-    ap.add_argument("--seed", type=int, default=1, help="dataset and harness seed (default 1)")
-    ap.add_argument("--build-dir", default="build", help="meson build dir (default build)")
-    ap.add_argument("--datasets-dir", default=os.path.join(ROOT, "datasets", "out"),
-                    help="where generated datasets live (default datasets/out)")
-    ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
+    O.seed(ap)
+    O.build_dir(ap)
+    O.no_build(ap)
     ap.add_argument("--regenerate", action="store_true",
-                    help="generate the datasets even if up-to-date copies are cached "
-                         "(a cached one is stale when ovsdb-gen, the profile or the schema "
-                         "is newer)")
-    ap.add_argument("--no-report", action="store_true", help="skip report.md/report.html")
+                    help="generate the datasets even if up-to-date copies are cached")
+    O.no_report(ap)
     ap.add_argument("--no-caps", action="store_true",
-                    help="ignore the claims' max_scale (monitor claims cap the scale: their "
-                         "tree path costs clients x rows; see claims/README.md)")
-    ap.add_argument("--publish", metavar="DIR",
-                    help="also copy report.md and its charts (no HTML, no raw results) to DIR, "
-                         "e.g. reports/reference")
-    ap.add_argument("--from-results", metavar="RESULTS",
-                    help="measure nothing: re-render (and --publish) an earlier "
-                         "results/reproduce-* folder")
-    ap.add_argument("--fill-from", metavar="RESULTS",
-                    help="with --from-results and --out: a new folder holding --from-results "
-                         "plus, for every run it lacks or that failed there, that run from "
-                         "RESULTS (e.g. the scale-capped monitor claims from a smaller-scale "
-                         "reproduction); the report names the source")
-    ap.add_argument("--ovs-tree", metavar="DIR",
-                    help="an OVS git tree (work tree or bare git dir): also measure the "
-                         "claims whose change is a pair of OVS commits (claims/real-ovs.json) "
-                         "on real OVS builds (cached), for the 'real OVS' columns; with "
-                         "--from-results, where the real builds' commits are looked up when "
-                         "their runs did not record their server code era")
+                    help="ignore the claims' max_scale (claims/README.md)")
+    O.ovs_tree(ap, "an OVS git tree: also measure the claims whose change is a pair of "
+                   "OVS commits (claims/real-ovs.json) on real OVS builds (cached)")
     ap.add_argument("--real-only", action="store_true",
-                    help="with --ovs-tree: measure only the real-OVS runs (real builds do "
-                         "not change when the model does; combine them later with a model "
-                         "run through --from-results MODEL --fill-from REAL --out NEW)")
+                    help="with --ovs-tree: measure only the real-OVS runs (join them to a "
+                         "model run later: scripts/jsonbench join)")
     ap.add_argument("--ovs-claims", default=realclaims.DEFAULT_FILE,
                     help="the real-OVS pairs file (default claims/real-ovs.json)")
-    ap.add_argument("--ovs-cache-dir", help="real OVS build cache (default "
-                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
-    ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
-    ap.add_argument("--resume", metavar="FOLDER",
-                    help="finish an interrupted reproduction: only the runs FOLDER lacks "
-                         "run, with the options it was started with (a folder of another "
-                         "commit or plan is refused)")
+    O.ovs_cache_dir(ap)
+    O.dry_run(ap)
+    O.resume(ap, "runs")
     ap.add_argument("--self-test", action="store_true",
                     help="check the verdict logic on synthetic numbers, then run every claim "
                          "end to end at a tiny scale in a temporary folder (~1 min)")
@@ -164,7 +149,7 @@ def dataset_file(args, run):
     if not run["dataset"]:
         return None
     return build.dataset_path(run["dataset"], run["scale"], run["form"], args.seed,
-                              args.datasets_dir)
+                              build.DATASETS_DIR)
 
 
 def run_cmd(args, run, dataset, results, output):
@@ -210,7 +195,7 @@ def prepare_datasets(args, p):
         spec = p.doc["datasets"][kind]
         try:
             ds.paths[(kind, form, scale)] = build.ensure_dataset(
-                args.build_dir, kind, scale, form, args.seed, args.datasets_dir,
+                args.build_dir, kind, scale, form, args.seed, build.DATASETS_DIR,
                 profile=os.path.join(ROOT, spec["profile"]), schema=spec["schema"],
                 regenerate=args.regenerate, who="reproduce")
         except build.DatasetError as exc:
@@ -347,16 +332,6 @@ def main(argv):
     args = parse_args(argv)
     if args.self_test:
         return self_test(args)
-    if args.from_results and args.fill_from:
-        if not args.out:
-            sys.exit("reproduce: --fill-from needs --out (a new results folder)")
-        fill(os.path.abspath(args.from_results), os.path.abspath(args.fill_from),
-             os.path.abspath(args.out), args.ovs_claims)
-        render(args, os.path.abspath(args.out))
-        return 0
-    if args.from_results:
-        render(args, os.path.abspath(args.from_results))
-        return 0
     t_start = time.time()
     p = plan(args)
     p.repetitions = args.repetitions
@@ -439,7 +414,7 @@ def main(argv):
         log("reproduce: interrupted; the report marks the claims not measured; to run "
             "the rest: scripts/reproduce.sh --resume %s" % build.rel(out_dir))
     if not args.no_report:
-        render(args, out_dir)
+        render(out_dir, args.ovs_tree)
     if interrupted:
         return 128 + (res.signal or 2)
     return 1 if n_failed or failures or real_failed else 0
@@ -652,25 +627,31 @@ def _note_export(env):
     return env
 
 
-def render(args, out_dir):
-    """report.md + report.html in out_dir; with --publish, report.md and the
-    charts it links copied to that folder (old charts there removed)."""
+def render(out_dir, ovs_tree=None, publish=None):
+    """report.md + report.html of a claims folder; with 'publish', report.md
+    and the charts it links copied to that folder (old charts there
+    removed)."""
     from .report import generate  # matplotlib: only when rendering
     loaded = C.load_run(out_dir)
     if not loaded:
         sys.exit("reproduce: %s has no %s" % (out_dir, C.RUN_FILE))
     env_path = os.path.join(out_dir, "env.json")
     if os.path.exists(env_path):
-        gbench.write_atomic(env_path, _note_export(gbench.read(env_path)))
+        resultsdir.write_env(out_dir, _note_export(gbench.read(env_path)))
     scale = loaded[2].get("scale")
     html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale,
-                    ovs_trees=[args.ovs_tree] if getattr(args, "ovs_tree", None) else None)
-    md = os.path.join(out_dir, "report.md")
+                    ovs_trees=[ovs_tree] if ovs_tree else None)
     log("reproduce: report %s" % build.rel(html))
-    log("reproduce: report %s" % build.rel(md))
-    if not args.publish:
-        return
-    dest = os.path.abspath(args.publish)
+    log("reproduce: report %s" % build.rel(os.path.join(out_dir, "report.md")))
+    if publish:
+        publish_report(out_dir, publish)
+
+
+def publish_report(out_dir, dest):
+    """report.md and the charts it links, copied to dest (no HTML, no raw
+    results), e.g. reports/reference."""
+    md = os.path.join(out_dir, "report.md")
+    dest = os.path.abspath(dest)
     os.makedirs(os.path.join(dest, "charts"), exist_ok=True)
     for old in glob.glob(os.path.join(dest, "charts", "*.png")):
         os.unlink(old)
@@ -744,10 +725,14 @@ def self_test(args):
     # End to end at a tiny scale, datasets and results in a temporary folder.
     with tempfile.TemporaryDirectory(prefix="jsonbench-reproduce-selftest-") as tmp:
         argv = ["--scale", "0.002", "--repetitions", "1", "--out", os.path.join(tmp, "out"),
-                "--datasets-dir", os.path.join(tmp, "datasets"), "--build-dir", args.build_dir]
+                "--build-dir", args.build_dir]
         if args.no_build:
             argv.append("--no-build")
-        rc = main(argv)
+        saved, build.DATASETS_DIR = build.DATASETS_DIR, os.path.join(tmp, "datasets")
+        try:
+            rc = main(argv)
+        finally:
+            build.DATASETS_DIR = saved
         out = os.path.join(tmp, "out")
         loaded = C.load_run(out)
         if not loaded:

@@ -35,66 +35,67 @@ from .util import fmt_dur, log, sha256_of
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
 
 
+EXAMPLES = """examples:
+  scripts/suite.sh                                   everything at scale 0.01
+  scripts/suite.sh --impls plain,ovs --workloads load,dump
+  scripts/suite.sh --workloads load --scale 0.005,0.01,0.02   scaling charts
+  scripts/suite.sh --ovs-tree ~/ovs --ovs-ref 9669b50f5^,9669b50f5   + real OVS
+  scripts/suite.sh --resume results/20260101T000000Z-abc1234  after Ctrl-C
+(docs/suite.md has the rest)"""
+
+MONITOR_MODES = ("tree", "cache", "direct")
+RAFT_MODES = ("tree", "serialized")
+
+
 def parse_args(argv):
+    from . import options as O
     ap = argparse.ArgumentParser(
         prog="scripts/suite.sh", description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
     ap.add_argument("--workloads", default=",".join(ALL_WORKLOADS),
-                    help="comma list of %s and 'micro' (default: all six; add micro "
-                         "for the micro-benchmarks)" % ", ".join(ALL_WORKLOADS))
+                    help="comma list of %s and micro (default: all but micro)"
+                         % ", ".join(ALL_WORKLOADS))
     ap.add_argument("--scale", default="0.01",
-                    help="comma list of dataset scales (1 = seed size); several give "
-                         "scaling charts (default 0.01)")
-    ap.add_argument("--dataset", action="append", default=[],
-                    help="an existing OVSDB file to use instead of generated ones "
-                         "(repeatable; kind NB/SB from its schema)")
-    ap.add_argument("--repetitions", type=int, default=5,
-                    help="processes per job (default 5; Mann-Whitney needs >= 4 "
-                         "per side for p < 0.05)")
+                    help="comma list of dataset scales, 1 = the seeds' sizes (default 0.01)")
+    O.dataset(ap)
+    O.repetitions(ap)
     ap.add_argument("--allocator", choices=["glibc", "jemalloc"], default="glibc",
                     help="glibc uses build/, jemalloc build-jemalloc/")
     ap.add_argument("--clients", default="1,10", help="monitor client counts (default 1,10)")
-    ap.add_argument("--modes", default="tree,cache,direct",
-                    help="monitor composition modes (default tree,cache,direct)")
-    ap.add_argument("--raft-modes", default="tree,serialized",
-                    help="raft log entry forms (default tree,serialized)")
+    ap.add_argument("--modes", default="tree,cache,direct,serialized",
+                    help="monitor composition modes (tree, cache, direct) and raft log "
+                         "entry forms (tree, serialized) to run (default: all)")
     ap.add_argument("--no-mem-breakdown", dest="mem_breakdown", action="store_false",
-                    help="skip the load-breakdown jobs (load with --mem-breakdown at the "
-                         "first scale: live bytes per allocation category for the report's "
-                         "memory breakdown; their CPU is ~2x a plain load's)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--build-dir", help="meson build dir (default build/ or build-jemalloc/)")
-    ap.add_argument("--out", help="results folder (default results/<UTC stamp>-<commit>)")
-    ap.add_argument("--model", choices=["full", "json-only"], default="full",
-                    help="harness model: full (default: the database plus what "
-                         "ovsdb-server keeps around it) or json-only (docs/model.md)")
+                    help="skip the load-breakdown jobs (the report's memory breakdown)")
+    O.seed(ap)
+    O.build_dir(ap, None)
+    O.out(ap, "results/<UTC stamp>-<commit>")
     ap.add_argument("--harness-args", default="",
-                    help="extra harness options for every job, e.g. '--batches 3'")
-    ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
+                    help="extra harness options for every job, e.g. '--batches 3' or "
+                         "'--model json-only' (docs/model.md)")
+    O.no_build(ap)
     ap.add_argument("--no-probe", action="store_true",
-                    help="skip each job's warm-up process (long jobs at scale 1: the "
-                         "repetitions alone; an error shows in hyperfine's output)")
-    ap.add_argument("--no-report", action="store_true")
-    ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+                    help="skip each job's warm-up process (long jobs at scale 1)")
+    O.no_report(ap)
+    O.dry_run(ap)
     ap.add_argument("--order", choices=suite_order.ORDERS,
-                    help="interleaved (default with real OVS builds): per dataset and "
-                         "workload, repetition r of every model impl and real build runs "
-                         "before repetition r+1 (one process each), so a model/real ratio "
-                         "compares neighbouring processes; this machine's speed drifts "
-                         "within the hour, and grouped runs put a model job and its real "
-                         "counterpart 10-20 minutes apart at scale 1.  grouped (default "
-                         "without real builds): each job's repetitions back to back in one "
-                         "hyperfine call, all model jobs, then all real ones, as suites "
-                         "before --order ran (to repeat one of those, or to have the model "
-                         "results before any real build runs)")
-    ap.add_argument("--resume", metavar="FOLDER",
-                    help="finish an interrupted run: only the jobs FOLDER lacks run, with "
-                         "the options it was started with (a folder of another commit or "
-                         "plan is refused)")
+                    help="interleaved (default with real OVS builds): repetition r of every "
+                         "model impl and real build before r+1, so model/real ratios compare "
+                         "neighbouring processes; grouped (default without): each job's "
+                         "repetitions back to back (docs/suite.md)")
+    O.resume(ap)
     from .realovs import suite_jobs
     suite_jobs.add_args(ap)
-    return ap.parse_args(argv)
+    args = ap.parse_args(argv)
+    modes = csv(args.modes)
+    bad = [m for m in modes if m not in MONITOR_MODES + RAFT_MODES]
+    if bad:
+        ap.error("--modes: unknown %s (monitor: %s; raft: %s)" % (
+            ", ".join(bad), ", ".join(MONITOR_MODES), ", ".join(RAFT_MODES)))
+    args.monitor_modes = [m for m in modes if m in MONITOR_MODES]
+    args.raft_modes = [m for m in modes if m in RAFT_MODES]
+    return args
 
 
 def csv(text):
@@ -116,8 +117,6 @@ def plan(args, impls, workloads, datasets):
     """Jobs ordered workload-major so that impls of one comparison run close
     together in time (less drift between them)."""
     extra = shlex.split(args.harness_args)
-    if getattr(args, "model", "full") != "full":
-        extra += ["--model", args.model]
     main_scale = datasets[0]["scale"] if datasets else None
     jobs = []
     for wl in workloads:
@@ -142,9 +141,9 @@ def plan(args, impls, workloads, datasets):
             if wl == "monitor":
                 table = [] if ds["kind"] == "sb" else ["--table", "Logical_Switch_Port"]
                 variants = [("monitor-%s-c%s" % (m, c), ["--mode", m, "--clients", c] + table,
-                             int(c), m) for m in csv(args.modes) for c in csv(args.clients)]
+                             int(c), m) for m in args.monitor_modes for c in csv(args.clients)]
             elif wl == "raft":
-                variants = [("raft-%s" % m, ["--mode", m], None, m) for m in csv(args.raft_modes)]
+                variants = [("raft-%s" % m, ["--mode", m], None, m) for m in args.raft_modes]
             for variant, opts, clients, mode in variants:
                 for impl in impls:
                     jobs.append(Job(impl, wl, variant, ds, opts + extra, clients, mode))

@@ -405,7 +405,7 @@ def end_to_end():
         check("Real A/B" in md, "report has no real A/B section")
 
         # The same measured in two halves: the real runs alone (--real-only),
-        # the model alone, then one folder from both (--fill-from).
+        # the model alone, then one folder from both (jsonbench join).
         common = [sys.executable, "-m", "jsonbench.reproduce", "--no-build",
                   "--build-dir", BUILD, "--claims", claims_path,
                   "--repetitions", "1", "--only", "t-good", "--no-report"]
@@ -435,12 +435,10 @@ def end_to_end():
                            capture_output=True, text=True, timeout=300)
         check(p.returncode == 0, "model half: exit %d" % p.returncode)
         both = os.path.join(tmp, "both")
-        p = subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
-                            "--build-dir", BUILD, "--claims", claims_path,
-                            "--from-results", model_out, "--fill-from", real_out,
-                            "--out", both], env=env, capture_output=True,
-                           text=True, timeout=300)
-        check(p.returncode == 0, "--fill-from: exit %d:\n%s"
+        p = subprocess.run([sys.executable, "-m", "jsonbench", "join",
+                            model_out, real_out, "--out", both], env=env,
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, "join: exit %d:\n%s"
               % (p.returncode, (p.stdout + p.stderr)[-2000:]))
         with open(os.path.join(both, "report.md")) as f:
             md = f.read()
@@ -471,10 +469,8 @@ def end_to_end():
                 json.dump(meta, f)
             pieces.append(piece)
         def join(primary, other, out):
-            return subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
-                                   "--build-dir", BUILD, "--claims", claims_path,
-                                   "--ovs-claims", real_path,
-                                   "--from-results", primary, "--fill-from", other,
+            return subprocess.run([sys.executable, "-m", "jsonbench", "join",
+                                   "--ovs-claims", real_path, primary, other,
                                    "--out", out], env=env, capture_output=True,
                                   text=True, timeout=300)
 

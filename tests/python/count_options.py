@@ -28,7 +28,7 @@ ENTRY_POINTS = [
     ("jsonbench.report", []),
     ("jsonbench.build", []),
     ("jsonbench.realovs.cli", []),
-    ("jsonbench.cli", []),
+    ("jsonbench.cli", ["join"]),
 ]
 
 # Settings known to have had two names; both present is a failure.
@@ -40,7 +40,7 @@ class Caught(Exception):
     pass
 
 
-def parsers_of(module):
+def parsers_of(module, argv):
     """Every parser the module's main() builds (before it parses)."""
     seen = []
     orig = argparse.ArgumentParser.parse_args
@@ -61,7 +61,7 @@ def parsers_of(module):
     try:
         main = getattr(mod, "main")
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            main([])
+            main(list(argv))
     except (Caught, SystemExit):
         pass
     finally:
@@ -108,11 +108,11 @@ def main():
         importlib.import_module("jsonbench.report")
     except ImportError:
         pass
-    for module, _argv in ENTRY_POINTS:
-        ps = parsers_of(module)
+    for module, argv in ENTRY_POINTS:
+        ps = parsers_of(module, argv)
         if ps is None:
             continue
-        per[module] = set().union(*[options(p) for p in ps]) if ps else set()
+        per[" ".join([module] + argv)] = set().union(*[options(p) for p in ps]) if ps else set()
     per.update(shell_options(args.root))
     total = set().union(*per.values())
     for name, opts in per.items():

@@ -5,8 +5,8 @@ tests/data/results/ holds two small results folders as the runners wrote
 them before the job model (suite-tiny: scripts/suite.sh, 2 impls x load,
 dump on a tiny NB database; reproduce-tiny: scripts/reproduce.sh --only
 s4-nb-dump at scale 0.002) with the report.md rendered then.  Each is
-rendered again, the way users do (reports/generate.py, reproduce
---from-results), into a scratch copy and must give the same report.md.
+rendered again, the way users do (reports/generate.py, which renders a
+claims folder as the reproduction does), into a scratch copy and must give the same report.md.
 
 Not compared: the 'Model vs real OVS (calibration)' section, which shows
 the gate's latest calibration from today's baselines/gate.json when a run
@@ -45,17 +45,13 @@ def normalized(text, folder, name):
 
 def render(name, tmp):
     """report.md of a scratch copy of tests/data/results/<name>."""
-    from jsonbench import reproduce
-    from jsonbench.report import generate
+    from jsonbench import report
     folder = os.path.join(tmp, name)
     cwd = os.getcwd()
     os.chdir(tmp)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            if os.path.exists(os.path.join(folder, "claims-run.json")):
-                reproduce.main(["--from-results", name, "--no-build"])
-            else:
-                generate(name)
+            report.main([name])
     finally:
         os.chdir(cwd)
     with open(os.path.join(folder, "report.md")) as f:

@@ -37,7 +37,7 @@ def main():
               % TARBALL)
         sys.exit(77)
     with tempfile.TemporaryDirectory(prefix="realovs-build-test-") as tmp:
-        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE)
+        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--ovs-cache-dir", CACHE)
         if p.returncode:
             fail("build failed:\n%s" % p.stderr)
         name, version, key, server = p.stdout.strip().split("\t")
@@ -50,7 +50,7 @@ def main():
             fail("build.json: %s" % meta)
         stamp = os.stat(meta_path).st_mtime_ns
         t0 = time.monotonic()
-        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
+        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--ovs-cache-dir", CACHE,
                 timeout=120)
         if p.returncode or os.stat(meta_path).st_mtime_ns != stamp:
             fail("second build was not a cache hit: %s" % p.stderr)
@@ -61,7 +61,7 @@ def main():
         db = os.path.join(tmp, "nb.ovsdb")
         generate_tiny_nb(GEN, ROOT, db)
         out = os.path.join(tmp, "res")
-        p = cli(tmp, "run", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
+        p = cli(tmp, "run", "--ovs-tarball", TARBALL, "--ovs-cache-dir", CACHE,
                 "--dataset", db, "--workloads", "load", "--repetitions", "1",
                 "--out", out, timeout=300)
         if p.returncode:

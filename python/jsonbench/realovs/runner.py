@@ -21,37 +21,43 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+WORKLOAD_OPTS = {"batches": 5, "batch_rows": 100, "txns": 1000, "entries": 100}
+
+
 def add_run_args(p):
-    p.add_argument("--dataset", action="append", default=[],
-                   help="an OVSDB standalone file (repeatable)")
+    from .. import options as O
+    O.dataset(p)
     p.add_argument("--scale", help="comma list: generate NB and SB at these "
                    "scales into datasets/out/ (as scripts/suite.sh names them)")
-    p.add_argument("--seed", type=int, default=1, help="dataset seed (1)")
-    p.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
-                   help="meson build dir holding datasets/ovsdb-gen")
+    O.seed(p)
+    O.build_dir(p, os.path.join(ROOT, "build"))
     p.add_argument("--workloads", default="load,dump,compact",
                    help="comma list of %s" % ",".join(wl.WORKLOADS))
-    p.add_argument("--repetitions", type=int, default=3)
+    O.repetitions(p)
     p.add_argument("--clients", type=int,
                    help="monitor: ovsdb-client monitor-cond clients (10); "
                    "txn: concurrent clients (5)")
-    p.add_argument("--batches", type=int, default=5,
-                   help="monitor: update transactions (5)")
-    p.add_argument("--batch-rows", type=int, default=100,
-                   help="monitor: rows modified per transaction (100)")
-    p.add_argument("--txns", type=int, default=1000,
-                   help="txn: inserts per client (1000; --clients "
-                   "defaults to 5 for txn)")
-    p.add_argument("--entries", type=int, default=100,
-                   help="raft: transactions through the cluster (100)")
-    p.add_argument("--txn-client", help="tools/ovsdb-txn-client executable "
-                   "(default: BUILD-DIR/tools/, else compiled into the "
-                   "build cache)")
-    p.add_argument("--out", help="results folder (default "
-                   "results/<UTC stamp>-real-ovs)")
-    p.add_argument("--resume", metavar="FOLDER",
-                   help="finish an interrupted run into FOLDER: only the jobs it "
-                   "lacks run (same options; another commit or plan is refused)")
+    p.add_argument("--workload-opts", default="", metavar="K=V,...",
+                   help="monitor: batches (update transactions, 5), batch_rows "
+                   "(rows per transaction, 100); txn: txns (inserts per client, "
+                   "1000); raft: entries (transactions, 100)")
+    O.out(p, "results/<UTC stamp>-real-ovs")
+    O.resume(p)
+
+
+def workload_opts(args):
+    """--workload-opts over the defaults; SystemExit on a bad one."""
+    out = dict(WORKLOAD_OPTS)
+    for item in (args.workload_opts or "").split(","):
+        if not item.strip():
+            continue
+        k, _, v = item.partition("=")
+        k = k.strip().replace("-", "_")
+        if k not in WORKLOAD_OPTS or not v.strip().isdigit():
+            raise SystemExit("real-ovs: --workload-opts %s: expected one of %s=N"
+                             % (item, ", ".join(sorted(WORKLOAD_OPTS))))
+        out[k] = int(v)
+    return out
 
 
 def datasets_from_args(args, workloads):
@@ -94,14 +100,12 @@ def plan(workloads, datasets):
 
 
 def txn_client(args):
-    """The C client: given, built by meson, or compiled into the cache."""
-    if args.txn_client:
-        return args.txn_client
+    """The C client: built by meson, or compiled into the cache."""
     built = os.path.join(args.build_dir, "tools", "ovsdb-txn-client")
     if os.access(built, os.X_OK):
         return built
     src = os.path.join(ROOT, "tools", "ovsdb-txn-client.c")
-    cache = args.cache_dir or build_mod.default_cache_dir()
+    cache = args.ovs_cache_dir or build_mod.default_cache_dir()
     exe = os.path.join(cache, "tools", "ovsdb-txn-client-" +
                        sha256_of(src)[:12])
     if not os.access(exe, os.X_OK):
@@ -164,10 +168,11 @@ def job_document(target, workload, ds, reps, sha, opts):
 
 
 def job_opts(args, workload):
-    return {"monitor": {"clients": args.clients or 10, "batches": args.batches,
-                        "batch_rows": args.batch_rows},
-            "txn": {"clients": args.clients or 5, "txns": args.txns},
-            "raft": {"entries": args.entries}}.get(workload, {})
+    o = workload_opts(args)
+    return {"monitor": {"clients": args.clients or 10, "batches": o["batches"],
+                        "batch_rows": o["batch_rows"]},
+            "txn": {"clients": args.clients or 5, "txns": o["txns"]},
+            "raft": {"entries": o["entries"]}}.get(workload, {})
 
 
 def run(args, targets, failures):
@@ -218,8 +223,7 @@ def run(args, targets, failures):
     else:
         state = resultsdir.new_plan("real-ovs", sys.argv[1:], commit, digest, jobs)
         old_failures = index["failures"]
-    res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.cache_dir,
-                                              args.txn_client)},
+    res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir)},
                   out_dir, state, index["entries"], old_failures + failures,
                   args.repetitions, start, say=log)
     resultsdir.write_env(out_dir, env_json(args, targets, datasets, time.time() - start))
