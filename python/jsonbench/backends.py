@@ -20,10 +20,32 @@ import glob
 import os
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 
 from . import build, gbench, resultsdir
+
+
+def run(cmd):
+    """subprocess.run(cmd) capturing text output, the process and its
+    children in a process group of their own: when the caller is
+    interrupted (Ctrl-C, SIGTERM: KeyboardInterrupt) the whole group is
+    stopped, so no harness process outlives an interrupted hyperfine."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate()
+    except BaseException:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+                p.wait(timeout=5)
+                break
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                continue
+        raise
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
 def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag=""):
@@ -34,9 +56,8 @@ def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag=""):
     shell_cmd = shlex.join(cmd).replace(
         "__RESULTS__", shlex.quote(reps_dir) + "/rep-%s$$.json" % tag).replace(
         "__OUTPUT__", shlex.quote(tmp) + "/out-$$")
-    hf = subprocess.run(["hyperfine", "--runs", str(runs), "--warmup", "0",
-                         "--style", "none", "--export-json", hf_path, shell_cmd],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    hf = run(["hyperfine", "--runs", str(runs), "--warmup", "0",
+              "--style", "none", "--export-json", hf_path, shell_cmd])
     for p in glob.glob(os.path.join(tmp, "out-*")):
         os.unlink(p)
     if hf.returncode != 0:
@@ -86,7 +107,7 @@ class ModelBackend:
         if not self.probing:
             return
         cmd = self.cmd(job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        r = run(cmd)
         if r.returncode != 0:
             raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(cmd),
                                                      (r.stderr or r.stdout)[-1500:]))
@@ -98,7 +119,7 @@ class ModelBackend:
             res = os.path.join(reps_dir, "rep-%d.json" % (step.rep or 0))
             out = os.path.join(tmp, "output")
             cmd = self.cmd(job, res, out)
-            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            r = run(cmd)
             if os.path.exists(out):
                 os.unlink(out)
             if r.returncode != 0:

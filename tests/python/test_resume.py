@@ -5,7 +5,8 @@ says which jobs finished and where, keeps them (index.json, runs/) with a
 report of what finished; `--resume FOLDER` then runs only the missing jobs,
 and the folder ends with the same jobs as an uninterrupted run of the same
 plan.  A folder of another commit or plan is refused with a clear error.
-The same holds for the interleaved order (SIGTERM this time).
+The same holds for the interleaved order (SIGTERM to the runner alone this
+time: the harness processes it started must not outlive it).
 
 usage: test_resume.py BUILD_ROOT OVSDB_GEN SOURCE_ROOT"""
 
@@ -45,8 +46,10 @@ def jobs_of(folder):
 
 
 def interrupt(argv, sig, after_line, env):
-    """Starts argv in its own process group, sends 'sig' to the group when
-    a line containing 'after_line' appears; returns (rc, output)."""
+    """Starts argv in its own process group; when a line containing
+    'after_line' appears, sends SIGINT to the group (as Ctrl-C does) or
+    any other signal to the runner alone (as kill does); returns (rc,
+    output, whether it was sent)."""
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          start_new_session=True, env=env)
     lines = []
@@ -55,7 +58,10 @@ def interrupt(argv, sig, after_line, env):
         lines.append(line)
         if not sent and after_line in line:
             time.sleep(0.05)
-            os.killpg(p.pid, sig)
+            if sig == signal.SIGINT:
+                os.killpg(p.pid, sig)
+            else:
+                os.kill(p.pid, sig)
             sent = True
     rc = p.wait()
     return rc, "".join(lines), sent
@@ -89,6 +95,9 @@ def case(tmp, env, name, extra, sig, after_line, want_jobs, report):
     check("Traceback" not in out, "%s: no traceback on %s:\n%s" % (name, signame, out[-3000:]))
     check("interrupted by %s" % signame in out and folder in out,
           "%s: says it was interrupted and where the results are:\n%s" % (name, out[-2000:]))
+    from jsonbench.realovs.proc import live_pids_mentioning
+    left = live_pids_mentioning(db)
+    check(not left, "%s: no harness process outlives the interrupted run: %s" % (name, left))
     half = jobs_of(folder)
     check(0 < len(half) < want_jobs, "%s: some but not all jobs finished: %s" % (name, half))
     check(all("finished: %s" % os.path.splitext(os.path.basename(h[3]))[0] in out
