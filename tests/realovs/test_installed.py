@@ -235,8 +235,8 @@ def test_txn(tmp):
     """The project's C client: C concurrent clients x M inserts."""
     db = gen(tmp, "nb", 0.002)
     out = os.path.join(tmp, "res-txn")
-    argv = runner(tmp, out, [db], "txn") + ["--clients", "3", "--txns",
-                                            "40"]
+    argv = runner(tmp, out, [db], "txn") + ["--clients", "3", "--workload-opts",
+                                            "txns=40"]
     p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
                        text=True, timeout=RUN_TIMEOUT)
     if p.returncode:
