@@ -33,7 +33,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   case ${args[i]} in
     --build-dir) build=${args[i+1]} ;;
     --build-dir=*) build=${args[i]#--build-dir=} ;;
-    -h|--help) exec /usr/bin/python3 -m jsonbench.gate "$@" ;;
+    -h|--help) exec /usr/bin/python3 -m jsonbench gate "$@" ;;
   esac
 done
 
@@ -43,4 +43,4 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build" >/dev/null
 # Debian's python3: scipy for --timings (the rest needs only the stdlib).
-exec /usr/bin/python3 -m jsonbench.gate --build-dir "$build" "$@"
+exec /usr/bin/python3 -m jsonbench gate --build-dir "$build" "$@"

@@ -2,7 +2,7 @@
 # Runs the micro-benchmarks of every impl and prints a summary table.
 #
 # usage: scripts/micro.sh [options] [-- google-benchmark flags...]
-#   --build DIR        meson build dir (default: build); set up as a release
+#   --build-dir DIR    meson build dir (default: build); set up as a release
 #                      build if it does not exist, then brought up to date
 #   --impls A,B,...    only these impls (default: every jsonbench-micro-*)
 #   --min-time S       --benchmark_min_time per benchmark (default: 0.1)
@@ -32,7 +32,7 @@ all=""
 out=""
 while [ $# -gt 0 ]; do
   case $1 in
-    --build) build=$2; shift 2 ;;
+    --build-dir) build=$2; shift 2 ;;
     --impls) impls=$2; shift 2 ;;
     --min-time) min_time=$2; shift 2 ;;
     --repetitions) repetitions=$2; shift 2 ;;

@@ -15,11 +15,11 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 
 case " $* " in
-  *" --help "*|*" -h "*) exec /usr/bin/python3 -m jsonbench.reproduce --help ;;
-  *" --dry-run "*) exec /usr/bin/python3 -m jsonbench.reproduce "$@" ;;
+  *" --help "*|*" -h "*) exec /usr/bin/python3 -m jsonbench claims --help ;;
+  *" --dry-run "*) exec /usr/bin/python3 -m jsonbench claims "$@" ;;
 esac
 
 scripts/deps.sh
 # Debian's python3 has matplotlib (the report's charts); a python3 earlier
 # on PATH (pyenv, venv) may not.
-exec /usr/bin/python3 -m jsonbench.reproduce "$@"
+exec /usr/bin/python3 -m jsonbench claims "$@"

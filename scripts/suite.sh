@@ -14,10 +14,10 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 
 case " $* " in
-  *" --help "*|*" -h "*) exec /usr/bin/python3 -m jsonbench.suite --help ;;
+  *" --help "*|*" -h "*) exec /usr/bin/python3 -m jsonbench run --help ;;
 esac
 
 scripts/deps.sh
 # Debian's python3 has matplotlib and scipy; a python3 earlier on PATH
 # (pyenv, venv) may not.
-exec /usr/bin/python3 -m jsonbench.suite "$@"
+exec /usr/bin/python3 -m jsonbench run "$@"

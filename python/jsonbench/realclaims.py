@@ -26,6 +26,7 @@ import os
 
 from . import ROOT, build
 from . import claims as C
+from .util import sha256_of
 
 DEFAULT_FILE = os.path.join(ROOT, "claims", "real-ovs.json")
 
@@ -240,15 +241,17 @@ def dataset_of(run, path):
             "form": run["form"]}
 
 
-def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
-    """Builds the targets (cached) and runs every real run of 'groups'.
-    Returns (runs meta {run key: {"file", "claims"} | {"error"}}, index
-    entries, targets info, build failures)."""
+def measure(args, sdoc, groups, users, ds_paths, out_dir, log, state, entries, failures):
+    """Builds the targets (cached) and runs every real run of 'groups'
+    through the execute loop (before and after interleaved repetition by
+    repetition, as the model's are: on a shared machine, all repetitions of
+    one build and then all of the other would measure the machine's load
+    drift as an effect).  Returns (runs meta {run key: {"file", "claims"} |
+    {"error"}}, targets info, build failures, interrupted)."""
+    from .backends import RealBackend
+    from .execute import execute
+    from .jobs import Job, Step
     from .realovs import build as rbuild
-    from .realovs import gbench as rgbench
-    from .realovs import runner
-    from .realovs.proc import RunError
-    from .util import sha256_of
 
     refs = refs_of(sdoc)
     needed = []
@@ -256,7 +259,7 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
         for r in runs:
             if r["impl"] not in needed:
                 needed.append(r["impl"])
-    targets, errors, failures = {}, {}, []
+    targets, errors, build_failures = {}, {}, []
     for name in needed:
         log("reproduce: real OVS: building %s (cached)" % refs[name])
         try:
@@ -268,20 +271,13 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
             log("reproduce: real OVS: %s: %s" % (refs[name],
                                                  str(exc).splitlines()[0]))
             errors[name] = str(exc)
-            failures.append({"target": name, "ref": refs[name],
-                             "error": str(exc)[-3000:]})
+            build_failures.append({"target": name, "ref": refs[name],
+                                   "error": str(exc)[-3000:]})
             continue
         t.name = name
         targets[name] = t
-    meta, index = {}, []
-    total = sum(len(r) for _g, r in groups) * args.repetitions
-    i = 0
-    txn_client = None
-    for _g, runs in groups:
-        # Set up each run of the group; then its repetitions interleaved
-        # (before, after, before, after, ...), as the model's are: on a
-        # shared machine, all repetitions of one build and then all of the
-        # other would measure the machine's load drift as an effect.
+    meta, by_key, steps = {}, {}, []
+    for g, runs in groups:
         ready = []
         for r in runs:
             key = C.run_key(r)
@@ -300,57 +296,31 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log):
                         r["dataset"], r["scale"], r["form"])}
                     continue
             ds = dataset_of(r, path)
+            if path:
+                ds["sha256"] = sha256_of(path)
             opts = run_opts(r)
-            if r["workload"] == "txn":
-                if txn_client is None:
-                    import argparse
-                    txn_client = runner.txn_client(argparse.Namespace(
-                        txn_client=None, build_dir=args.build_dir,
-                        cache_dir=args.ovs_cache_dir))
-                opts["txn_client"] = txn_client
-            ready.append((r, key, name, path, ds, opts, []))
-        for rep in range(args.repetitions):
-            for r, key, name, path, ds, opts, reps in ready:
-                i += 1
-                if key in meta:
-                    continue                     # failed earlier
-                log("[real %d/%d] %s %s %s rep %d/%d (claims %s)" % (
-                    i, total, name, variant(r), ds["label"], rep + 1,
-                    args.repetitions, ",".join(users[key])))
-                try:
-                    reps.append(runner.run_one(targets[name], r["workload"],
-                                               ds, opts))
-                except (RunError, OSError) as exc:
-                    log("    FAILED: %s" % exc)
-                    meta[key] = {"error": str(exc)[:2000]}
-        for r, key, name, path, ds, opts, reps in ready:
-            if key in meta:
-                continue
-            doc = runner.job_document(targets[name], r["workload"], ds, reps,
-                                      sha256_of(path) if path else "", opts)
-            doc["context"]["suite_variant"] = variant(r)
-            rel = os.path.join("runs", "real__%s__%s__%s.json" % (
-                ds["label"], variant(r), name))
-            rgbench.write_atomic(os.path.join(out_dir, rel), doc)
-            meta[key] = {"file": rel, "claims": users[key],
-                         "repetitions": args.repetitions}
-            t = targets[name]
-            index.append({"file": rel, "impl": name,
-                          "workload": r["workload"],
-                          "variant": variant(r),
-                          "dataset": ds["label"],
-                          "kind": (r["dataset"] or "").upper(),
-                          "scale": r["scale"], "form": r["form"],
-                          "clients": opts.get("clients"), "mode": None,
-                          "params": " ".join(r["args"]),
-                          "allocator": "glibc", "source": "harness",
-                          "real_ovs": True, "ovs_version": t.version,
-                          "ovs_commit": t.commit,
-                          "ovs_representation": t.representation,
-                          "ovs_server_era": t.server_era})
+            j = Job(name, r["workload"], variant(r), ds, opts, opts.get("clients"),
+                    side="real", target=targets[name], prefix="real__", key=key)
+            j.note = "(claims %s)" % ",".join(users[key])
+            j.meta = {"params": " ".join(r["args"])}
+            by_key[key] = j
+            ready.append(j)
+        steps += [Step(j, rep, 1, g) for rep in range(args.repetitions) for j in ready]
+    failures = list(failures) + [{"job": k, "error": v["error"][:2000]}
+                                 for k, v in meta.items()]
+    res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir)},
+                  out_dir, state, entries, failures, args.repetitions, say=log)
+    finished = set(state.get("finished", []))
+    errs = {f["job"]: f["error"] for f in res.failures if "job" in f}
+    for key, j in by_key.items():
+        if j.name in finished:
+            meta[key] = {"file": os.path.join("runs", j.name + ".json"),
+                         "claims": users[key], "repetitions": args.repetitions}
+        else:
+            meta[key] = {"error": errs.get(j.name) or "interrupted before it finished"}
     info = [dict(t.context(), name=n, ref=refs[n]) for n, t in
             targets.items()]
-    return meta, index, info, failures
+    return meta, info, build_failures, res.interrupted
 
 
 def load_runs(results_dir, runs_meta):
@@ -450,7 +420,7 @@ def ensure_datasets(args, sdoc, groups, ds_paths, log):
             try:
                 ds_paths[key] = build.ensure_dataset(
                     args.build_dir, r["dataset"], r["scale"], r["form"],
-                    args.seed, args.datasets_dir,
+                    args.seed, build.DATASETS_DIR,
                     profile=os.path.join(ROOT, spec["profile"]),
                     schema=spec["schema"], who="reproduce")
             except build.DatasetError as exc:

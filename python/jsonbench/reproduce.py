@@ -16,74 +16,64 @@ published sizes (50 x 1000 and 5 x 10000 inserts), which take seconds."""
 import argparse
 import datetime
 import glob
-import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-from . import ROOT, build, gbench
+from . import ROOT, build, gbench, resultsdir
 from . import claims as C
 from . import realclaims
+from .backends import ModelBackend
+from .execute import execute
+from .jobs import Job, Step
 from .env import collect_env, git_short_commit, timing_hazards, warn_timing_hazards
 from .util import fmt_dur, log, sha256_of
 
 DEFAULT_CLAIMS = os.path.join(ROOT, "claims", "seeds.json")
 
 
+EXAMPLES = """examples:
+  scripts/reproduce.sh                       scale 0.01 (a few minutes)
+  scripts/reproduce.sh --scale 1             the seeds' database sizes
+  scripts/reproduce.sh --only s4-nb,s1       claims whose id starts so
+  scripts/reproduce.sh --ovs-tree ~/ovs      + the real OVS columns
+  scripts/reproduce.sh --resume results/reproduce-...   after Ctrl-C
+  scripts/jsonbench report results/reproduce-... --publish reports/reference
+  scripts/jsonbench join MODEL REAL --out NEW   (claims/README.md)"""
+
+
 def parse_args(argv):
+    from . import options as O
     ap = argparse.ArgumentParser(
         prog="scripts/reproduce.sh", description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scale", type=float, default=0.01,
                     help="dataset scale, 1 = the seeds' sizes (default 0.01)")
-    ap.add_argument("--repetitions", type=int, default=3,
-                    help="processes per before/after side (default 3)")
-    ap.add_argument("--out", help="results folder (default results/reproduce-<stamp>-<commit>)")
+    O.repetitions(ap, "runs per before/after side")
+    O.out(ap, "results/reproduce-<stamp>-<commit>")
     ap.add_argument("--only", help="comma list of claim ids or id prefixes (e.g. s4-nb,s1)")
     ap.add_argument("--claims", default=DEFAULT_CLAIMS, help="claims file (default claims/seeds.json)")
-    ap.add_argument("--seed", type=int, default=1, help="dataset and harness seed (default 1)")
-    ap.add_argument("--build-dir", default="build", help="meson build dir (default build)")
-    ap.add_argument("--datasets-dir", default=os.path.join(ROOT, "datasets", "out"),
-                    help="where generated datasets live (default datasets/out)")
-    ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
+    O.seed(ap)
+    O.build_dir(ap)
+    O.no_build(ap)
     ap.add_argument("--regenerate", action="store_true",
-                    help="generate the datasets even if up-to-date copies are cached "
-                         "(a cached one is stale when ovsdb-gen, the profile or the schema "
-                         "is newer)")
-    ap.add_argument("--no-report", action="store_true", help="skip report.md/report.html")
+                    help="generate the datasets even if up-to-date copies are cached")
+    O.no_report(ap)
     ap.add_argument("--no-caps", action="store_true",
-                    help="ignore the claims' max_scale (monitor claims cap the scale: their "
-                         "tree path costs clients x rows; see claims/README.md)")
-    ap.add_argument("--publish", metavar="DIR",
-                    help="also copy report.md and its charts (no HTML, no raw results) to DIR, "
-                         "e.g. reports/reference")
-    ap.add_argument("--from-results", metavar="RESULTS",
-                    help="measure nothing: re-render (and --publish) an earlier "
-                         "results/reproduce-* folder")
-    ap.add_argument("--fill-from", metavar="RESULTS",
-                    help="with --from-results and --out: a new folder holding --from-results "
-                         "plus, for every run it lacks or that failed there, that run from "
-                         "RESULTS (e.g. the scale-capped monitor claims from a smaller-scale "
-                         "reproduction); the report names the source")
-    ap.add_argument("--ovs-tree", metavar="DIR",
-                    help="an OVS git tree (work tree or bare git dir): also measure the "
-                         "claims whose change is a pair of OVS commits (claims/real-ovs.json) "
-                         "on real OVS builds (cached), for the 'real OVS' columns; with "
-                         "--from-results, where the real builds' commits are looked up when "
-                         "their runs did not record their server code era")
+                    help="ignore the claims' max_scale (claims/README.md)")
+    O.ovs_tree(ap, "an OVS git tree: also measure the claims whose change is a pair of "
+                   "OVS commits (claims/real-ovs.json) on real OVS builds (cached)")
     ap.add_argument("--real-only", action="store_true",
-                    help="with --ovs-tree: measure only the real-OVS runs (real builds do "
-                         "not change when the model does; combine them later with a model "
-                         "run through --from-results MODEL --fill-from REAL --out NEW)")
+                    help="with --ovs-tree: measure only the real-OVS runs (join them to a "
+                         "model run later: scripts/jsonbench join)")
     ap.add_argument("--ovs-claims", default=realclaims.DEFAULT_FILE,
                     help="the real-OVS pairs file (default claims/real-ovs.json)")
-    ap.add_argument("--ovs-cache-dir", help="real OVS build cache (default "
-                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
-    ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+    O.ovs_cache_dir(ap)
+    O.dry_run(ap)
+    O.resume(ap, "runs")
     ap.add_argument("--self-test", action="store_true",
                     help="check the verdict logic on synthetic numbers, then run every claim "
                          "end to end at a tiny scale in a temporary folder (~1 min)")
@@ -158,7 +148,7 @@ def dataset_file(args, run):
     if not run["dataset"]:
         return None
     return build.dataset_path(run["dataset"], run["scale"], run["form"], args.seed,
-                              args.datasets_dir)
+                              build.DATASETS_DIR)
 
 
 def run_cmd(args, run, dataset, results, output):
@@ -204,7 +194,7 @@ def prepare_datasets(args, p):
         spec = p.doc["datasets"][kind]
         try:
             ds.paths[(kind, form, scale)] = build.ensure_dataset(
-                args.build_dir, kind, scale, form, args.seed, args.datasets_dir,
+                args.build_dir, kind, scale, form, args.seed, build.DATASETS_DIR,
                 profile=os.path.join(ROOT, spec["profile"]), schema=spec["schema"],
                 regenerate=args.regenerate, who="reproduce")
         except build.DatasetError as exc:
@@ -225,65 +215,27 @@ def prepare_datasets(args, p):
 
 # ------------------------------------------------------------------ run
 
-class Progress:
-    """What the runs produced so far: per run key the google-benchmark data
-    of each repetition or the error, and the time taken."""
-
-    def __init__(self):
-        self.t_start = time.time()
-        self.t_runs = None
-        self.results = {}        # run key -> [gbench data per rep]
-        self.errors = {}         # run key -> message
-        self.seconds = {}        # run key -> (run, seconds of the last process)
-        self.group_seconds = {}  # group name -> seconds
-        self.interrupted = False
-
-
-def estimate(rest, seconds):
-    """Seconds left: each run's last duration; a run not timed yet takes
-    what another run of its group (same workload, dataset, options) took,
-    else what runs of its workload took per dataset-scale unit; None while
-    nothing of that kind has run."""
-    by_group, by_workload = {}, {}
-    for key, (run, dt) in seconds.items():
-        by_group.setdefault(C.group_key(run), []).append(dt)
-        by_workload.setdefault(run["workload"], []).append(dt / (run["scale"] or 1.0))
-    total = 0.0
-    for _, run, _ in rest:
-        known = seconds.get(C.run_key(run))
-        if not run["dataset"] and not known:
-            total += 5.0     # built-in txn runs take seconds at any scale
-        elif known:
-            total += known[1]
-        elif C.group_key(run) in by_group:
-            g = by_group[C.group_key(run)]
-            total += sum(g) / len(g)
-        elif run["workload"] in by_workload:
-            w = by_workload[run["workload"]]
-            total += sum(w) / len(w) * (run["scale"] or 1.0)
-        elif by_workload:
-            # Nothing of this workload yet: any workload's cost per scale
-            # unit (rough; monitor runs cost more than that).
-            w = [x for v in by_workload.values() for x in v]
-            total += sum(w) / len(w) * (run["scale"] or 1.0)
-        else:
-            return None
-    return total
-
-
-def run_once(args, run, dataset, tmp, rep):
-    res = os.path.join(tmp, "rep-%d.json" % rep)
-    out = os.path.join(tmp, "output")
-    cmd = run_cmd(args, run, dataset, res, out)
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if os.path.exists(out):
-        os.unlink(out)
-    if r.returncode != 0:
-        raise RuntimeError("exit %d: %s: %s" % (r.returncode, shlex.join(cmd),
-                                                 (r.stderr or r.stdout).strip()[-800:]))
-    data = gbench.read(res)
-    os.unlink(res)
-    return data
+def model_jobs(args, p, ds):
+    """The plan's runs as jobs (jsonbench.jobs), {run key: job}, and the
+    steps (before and after interleaved repetition by repetition)."""
+    by_key = {}
+    for _g, runs in p.groups:
+        for run_ in runs:
+            key = C.run_key(run_)
+            path = ds.paths.get((run_["dataset"], run_["form"], run_["scale"]), "")
+            a = run_["args"]
+            d = {"label": run_label(run_).split("__")[0], "path": path,
+                 "kind": run_["dataset"] or "", "scale": run_["scale"], "form": run_["form"]}
+            if path:
+                d["sha256"] = ds.sha256(path)
+                d["bytes"] = os.path.getsize(path)
+            j = Job(run_["impl"], run_["workload"], C.variant_name(run_), d, a,
+                    int(a[a.index("--clients") + 1]) if "--clients" in a else None,
+                    run_["mode"], key=key)
+            j.note = "(claims %s)" % ",".join(p.users[key])
+            by_key[key] = j
+    steps = [Step(by_key[C.run_key(r)], rep, 1, g) for g, r, rep in p.steps]
+    return by_key, steps
 
 
 def group_name(g):
@@ -291,149 +243,163 @@ def group_name(g):
                           (" " + g[3]) if g[3] else "")
 
 
-def run(args, p, ds, prog, checkpoint):
-    """Every step of the plan, one harness process each; a failed run is
-    recorded and its later repetitions skipped.  checkpoint() is called
-    whenever a run group is complete; Ctrl-C (or SIGTERM) stops the loop
-    and keeps what completed."""
-    prog.t_runs = time.time()
-    steps = p.steps
-    try:
-        with tempfile.TemporaryDirectory(prefix="jsonbench-reproduce-") as tmp:
-            for i, (g, run_, rep) in enumerate(steps):
-                key = C.run_key(run_)
-                if i and steps[i - 1][0] != g:
-                    checkpoint()
-                if key in prog.errors:
-                    continue
-                ds_key = (run_["dataset"], run_["form"], run_["scale"])
-                if run_["dataset"] and ds_key not in ds.paths:
-                    prog.errors[key] = ds.errors.get(ds_key, "dataset missing")
-                    continue
-                left = estimate(steps[i:], prog.seconds)
-                log("[%*d/%d] %s elapsed, %s left: %s rep %d/%d (claims %s)" % (
-                    len(str(len(steps))), i + 1, len(steps), fmt_dur(time.time() - prog.t_start),
-                    "~" + fmt_dur(left) if left is not None else "?", run_label(run_),
-                    rep + 1, args.repetitions, ",".join(p.users[key])))
-                t0 = time.time()
-                try:
-                    data = run_once(args, run_, ds.paths.get(ds_key), tmp, rep)
-                except (RuntimeError, OSError, ValueError) as exc:
-                    log("    FAILED: %s" % exc)
-                    prog.errors[key] = str(exc)
-                    continue
-                dt = time.time() - t0
-                prog.seconds[key] = (run_, dt)
-                prog.group_seconds[group_name(g)] = prog.group_seconds.get(group_name(g), 0.0) + dt
-                prog.results.setdefault(key, []).append(data)
-    except KeyboardInterrupt:
-        prog.interrupted = True
-        log("reproduce: interrupted; keeping the runs that completed")
+def missing_datasets(p, ds):
+    """{run key: why} for the runs whose dataset could not be made."""
+    out = {}
+    for _g, runs in p.groups:
+        for run_ in runs:
+            ds_key = (run_["dataset"], run_["form"], run_["scale"])
+            if run_["dataset"] and ds_key not in ds.paths:
+                out[C.run_key(run_)] = ds.errors.get(ds_key, "dataset missing")
+    return out
+
+
+def runs_meta(p, by_key, state, failures, interrupted):
+    """claims-run.json's runs: per run key its file and claims, or why it
+    has none."""
+    finished = set(state.get("finished", []))
+    errors = {f["job"]: f["error"] for f in failures if "job" in f}
+    out = {}
+    for key, j in by_key.items():
+        if j.name in finished:
+            out[key] = {"file": os.path.join("runs", j.name + ".json"), "claims": p.users[key],
+                        "repetitions": p.repetitions}
+        else:
+            out[key] = {"error": errors.get(j.name) or (
+                "interrupted before it finished" if interrupted else "not run yet")}
+    return out
 
 
 # ------------------------------------------------------------------ save
 
-def _index_entry(run_, rel_file, ctx):
-    a = run_["args"]
-    return {"file": rel_file, "impl": run_["impl"], "workload": run_["workload"],
-            "variant": C.variant_name(run_), "dataset": run_label(run_).split("__")[0],
-            "kind": (run_["dataset"] or "").upper(),
-            "scale": run_["scale"], "form": run_["form"],
-            "clients": int(a[a.index("--clients") + 1]) if "--clients" in a else None,
-            "mode": run_["mode"], "params": " ".join(a),
-            "allocator": ctx.get("allocator", "glibc"), "source": "harness"}
-
-
-def save(args, argv, p, ds, prog, out_dir, finished):
-    """Merge what has run so far into suite-shaped results (index.json +
-    runs/ + env.json) and claims-run.json; called after every run group,
-    so an interrupted reproduction can still be rendered (--from-results).
-    Returns (runs meta {run key: file or error}, seconds so far)."""
-    index, runs_meta = [], {}
-    for _g, runs in p.groups:
-        for run_ in runs:
-            key = C.run_key(run_)
-            done = len(prog.results.get(key, []))
-            if key in prog.errors or done < args.repetitions:
-                runs_meta[key] = {"error": prog.errors.get(key) or (
-                    "interrupted: %d of %d repetitions ran" % (done, args.repetitions)
-                    if finished else "not run yet")}
-                if key in prog.errors or not done:
-                    continue
-            merged = gbench.merge_repetitions(prog.results[key], workload=run_["workload"])
-            ctx = merged["context"]
-            ctx["suite_variant"] = C.variant_name(run_)
-            ds_path = ds.paths.get((run_["dataset"], run_["form"], run_["scale"]))
-            if ds_path:
-                ctx["dataset_sha256"] = ds.sha256(ds_path)
-            rel_file = os.path.join("runs", run_label(run_) + ".json")
-            gbench.write_atomic(os.path.join(out_dir, rel_file), merged)
-            runs_meta[key] = {"file": rel_file, "claims": p.users[key], "repetitions": done}
-            index.append(_index_entry(run_, rel_file, ctx))
-    duration = time.time() - prog.t_start
-    env = collect_env(ROOT, args.build_dir, "glibc")
+def save(args, argv, p, ds, out_dir, runs, duration, complete, t_runs, seconds):
+    """env.json and claims-run.json (index.json is the execute loop's);
+    written after every finished run, so an interrupted reproduction can
+    still be rendered (scripts/jsonbench report) or resumed (--resume).
+    The machine's environment is collected once (it takes seconds)."""
+    if not hasattr(args, "env"):
+        args.env = collect_env(ROOT, args.build_dir, "glibc")
+    env = dict(args.env)
     env["command"] = "scripts/reproduce.sh " + shlex.join(argv)
     env["datasets"] = ds.meta
     env["duration_s"] = duration
     env["load_average"] = " ".join("%.2f" % x for x in os.getloadavg())
-    gbench.write_atomic(os.path.join(out_dir, "index.json"),
-                        {"entries": index,
-                         "failures": [{"job": k, "error": v["error"][:2000]}
-                                      for k, v in runs_meta.items() if "error" in v]})
-    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
+    old = resultsdir.read_env(out_dir)
+    for k in ("ovs_targets", "ovs_build_failures", "ovs_ab_pairs", "run_order"):
+        if k in old:
+            env[k] = old[k]
+    resultsdir.write_env(out_dir, env)
+    prev = C.load_run(out_dir)
     meta = {"claims": p.doc, "claims_file": os.path.relpath(args.claims, ROOT),
             "scale": args.scale, "caps": p.caps, "repetitions": args.repetitions,
-            "seed": args.seed, "command_args": shlex.join(argv), "runs": runs_meta,
+            "seed": args.seed, "command_args": shlex.join(argv), "runs": runs,
             "twins": p.twins,
-            "dataset_stats": ds.stats, "complete": finished and not prog.interrupted,
-            "run_seconds": {k: round(v, 1) for k, v in prog.group_seconds.items()},
-            "duration_s": duration, "generate_s": ds.seconds,
-            "runs_s": time.time() - (prog.t_runs or prog.t_start)}
+            "dataset_stats": ds.stats, "complete": complete,
+            "run_seconds": seconds, "duration_s": duration, "generate_s": ds.seconds,
+            "runs_s": time.time() - t_runs}
+    if prev and prev[2].get("real"):
+        meta["real"] = prev[2]["real"]
     gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
-    return runs_meta, duration
 
 
 # ------------------------------------------------------------------ main
 
+def group_seconds(by_key, state):
+    """Seconds per run group (all repetitions, before and after)."""
+    out = {}
+    for j in by_key.values():
+        t = state.get("seconds", {}).get(j.name)
+        if t is not None:
+            out[j.group_label] = round(out.get(j.group_label, 0.0) + t, 1)
+    return out
+
+
+def resumed_args(argv):
+    """--resume FOLDER: the options the folder was started with, then any
+    given with it (they must make the same plan)."""
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--resume")
+    known, rest = ap.parse_known_args(argv)
+    if not known.resume:
+        return argv
+    try:
+        stored = resultsdir.stored_argv(known.resume, "reproduce")
+    except resultsdir.ResumeError as exc:
+        sys.exit("reproduce: --resume: %s" % exc)
+    return stored + rest + ["--resume", known.resume]
+
+
 def main(argv):
+    argv = resumed_args(list(argv))
     args = parse_args(argv)
     if args.self_test:
         return self_test(args)
-    if args.from_results and args.fill_from:
-        if not args.out:
-            sys.exit("reproduce: --fill-from needs --out (a new results folder)")
-        fill(os.path.abspath(args.from_results), os.path.abspath(args.fill_from),
-             os.path.abspath(args.out), args.ovs_claims)
-        render(args, os.path.abspath(args.out))
-        return 0
-    if args.from_results:
-        render(args, os.path.abspath(args.from_results))
-        return 0
-    prog = Progress()
+    t_start = time.time()
     p = plan(args)
+    p.repetitions = args.repetitions
     args.build_dir = build.build_path(args.build_dir)
     if args.dry_run:
         print_plan(args, p)
         return 0
     if not args.no_build:
         build.meson_build(args.build_dir, "reproduce")
+    commit = git_short_commit(ROOT)
     stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
-    out_dir = os.path.abspath(args.out or os.path.join(
-        ROOT, "results", "reproduce-%s-%s" % (stamp, git_short_commit(ROOT))))
+    out_dir = os.path.abspath(args.resume or args.out or os.path.join(
+        ROOT, "results", "reproduce-%s-%s" % (stamp, commit)))
     os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
     ds = prepare_datasets(args, p)
+    by_key, steps = model_jobs(args, p, ds)
+    for g, runs in p.groups:
+        for r in runs:
+            by_key[C.run_key(r)].group_label = group_name(g)
+    real_names = ["real__%s__%s__%s" % (run_label(r).split("__")[0], realclaims.variant(r),
+                                        r["impl"]) for _g, runs in p.real_groups for r in runs]
+    digest = resultsdir.plan_hash(list(by_key.values()), args.repetitions,
+                                  "interleaved " + ",".join(real_names))
+    entries, failures = [], []
+    if args.resume:
+        try:
+            state = resultsdir.check_resume(out_dir, "reproduce", commit, digest)
+        except resultsdir.ResumeError as exc:
+            sys.exit("reproduce: --resume: %s" % exc)
+        entries = resultsdir.read_index(out_dir)["entries"]
+        log("reproduce: resuming %s: %d of %d runs finished" % (
+            build.rel(out_dir), len(set(state["finished"])), len(state["jobs"])))
+    else:
+        state = resultsdir.new_plan("reproduce", argv, commit, digest, list(by_key.values()))
+        state["jobs"] += real_names
+    missing = missing_datasets(p, ds)
+    failures += [{"job": by_key[k].name, "error": why[:2000]} for k, why in missing.items()]
+    steps = [s for s in steps if s.job.key not in missing]
     warn_timing_hazards(timing_hazards(), log)
     log("reproduce: %d claims, %d runs x %d repetitions = %d processes, scale %g -> %s"
         % (p.n_claims, p.n_runs(), args.repetitions, len(p.steps), args.scale,
            build.rel(out_dir)))
-    run(args, p, ds, prog, lambda: save(args, argv, p, ds, prog, out_dir, False))
-    runs_meta, duration = save(args, argv, p, ds, prog, out_dir, True)
+    exes = {r["impl"]: build.exe_path(args.build_dir, r["impl"])
+            for _g, runs in p.groups for r in runs}
+    backend = ModelBackend(out_dir, exes, args.repetitions, args.seed, probe=False,
+                           hyperfine=False, sha256=False)
+    t_runs = time.time()
+
+    def checkpoint(entries_, failures_, complete=False, interrupted=False):
+        save(args, argv, p, ds, out_dir, runs_meta(p, by_key, state, failures_, interrupted),
+             time.time() - t_start, complete, t_runs, group_seconds(by_key, state))
+
+    res = execute(steps, {"model": backend}, out_dir, state, entries, failures,
+                  args.repetitions, t_start, on_checkpoint=checkpoint)
     real_failed = 0
-    if p.real_groups and not prog.interrupted:
-        real_failed = measure_real(args, p, ds, out_dir)
+    interrupted = res.interrupted
+    if p.real_groups and not interrupted:
+        real_failed, interrupted = measure_real(args, p, ds, out_dir, state, res)
+    failures = resultsdir.read_index(out_dir)["failures"]
+    meta_runs = runs_meta(p, by_key, state, res.failures, interrupted)
+    duration = time.time() - t_start
+    save(args, argv, p, ds, out_dir, meta_runs, duration, not interrupted, t_runs,
+         group_seconds(by_key, state))
 
     runs_loaded = {k: ({"data": gbench.read(os.path.join(out_dir, v["file"]))} if v.get("file")
-                       else {"error": v["error"]}) for k, v in runs_meta.items()}
+                       else {"error": v["error"]}) for k, v in meta_runs.items()}
     rows = C.evaluate(p.doc, runs_loaded, ds.stats, args.scale, p.caps)
     real = None
     if p.real_groups:
@@ -442,205 +408,49 @@ def main(argv):
             out_dir, meta.get("real", {}).get("runs", {})), ds.stats, args.scale, p.caps,
             twin_claims=p.twins)
     print_table(rows, real)
-    log("reproduce: %d claims, %s; %d run(s) failed; took %s; results in %s" % (
+    n_failed = sum(1 for v in meta_runs.values() if "error" in v)
+    log("reproduce: %d claims, %s; %d run(s) failed or missing; took %s; results in %s" % (
         len(rows), ", ".join("%s %d" % kv for kv in sorted(C.summary_counts(rows).items())),
-        len(prog.errors), fmt_dur(duration), build.rel(out_dir)))
+        n_failed, fmt_dur(duration), build.rel(out_dir)))
+    if interrupted:
+        log("reproduce: interrupted; the report marks the claims not measured; to run "
+            "the rest: scripts/reproduce.sh --resume %s" % build.rel(out_dir))
     if not args.no_report:
-        render(args, out_dir)
-    return 1 if prog.errors or prog.interrupted or real_failed else 0
+        render(out_dir, args.ovs_tree)
+    if interrupted:
+        return 128 + (res.signal or 2)
+    return 1 if n_failed or failures or real_failed else 0
 
 
-def measure_real(args, p, ds, out_dir):
+def measure_real(args, p, ds, out_dir, state, res):
     """The real-OVS runs of the plan into out_dir: runs/real__*.json, their
     index entries, and "real" in claims-run.json (pairs file, runs, builds).
-    Returns how many real runs failed."""
+    Returns (how many real runs failed, interrupted)."""
     t0 = time.time()
     realclaims.ensure_datasets(args, p.sdoc, p.real_groups, ds.paths, log)
-    runs_meta, entries, targets, failures = realclaims.measure(
-        args, p.sdoc, p.real_groups, p.real_users, ds.paths, out_dir, log)
-    index = gbench.read(os.path.join(out_dir, "index.json"))
-    index["entries"] += entries
-    index["failures"] = index.get("failures", []) + [
-        {"job": k, "error": v["error"][:2000]} for k, v in runs_meta.items() if "error" in v]
-    gbench.write_atomic(os.path.join(out_dir, "index.json"), index)
-    env = gbench.read(os.path.join(out_dir, "env.json"))
+    out = realclaims.measure(args, p.sdoc, p.real_groups, p.real_users, ds.paths, out_dir,
+                             log, state, res.entries, res.failures)
+    runs_meta_, targets, failures, interrupted = out
+    env = resultsdir.read_env(out_dir)
     env["ovs_targets"] = targets
     env["ovs_build_failures"] = failures
     env["ovs_ab_pairs"] = [pr for pr in realclaims.ab_pairs(p.sdoc)
                            if all(n in {t["name"] for t in targets} for n in pr)]
     # The model's runs all ran before these (calibration.run_order()).
     env["run_order"] = "grouped"
-    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
+    resultsdir.write_env(out_dir, env)
     meta = gbench.read(os.path.join(out_dir, C.RUN_FILE))
     meta["real"] = {"claims": p.real_doc, "claims_file": os.path.relpath(args.ovs_claims, ROOT),
-                    "ovs_tree": args.ovs_tree, "runs": runs_meta, "targets": targets,
+                    "ovs_tree": args.ovs_tree, "runs": runs_meta_, "targets": targets,
                     "build_failures": failures, "duration_s": time.time() - t0}
     gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
-    return sum(1 for v in runs_meta.values() if "error" in v)
+    return sum(1 for v in runs_meta_.values() if "error" in v), interrupted
 
 
-def fill(primary, other, out_dir, ovs_claims=None):
-    """out_dir = primary + the runs primary lacks (or that failed there) taken
-    from other; both must be reproduce folders.  ovs_claims: the current
-    real-OVS pairs file, whose metrics judge the real runs taken when it
-    names the same commits as the file they ran with."""
-    a, b = C.load_run(primary), C.load_run(other)
-    if not a or not b:
-        sys.exit("reproduce: both --from-results and --fill-from must hold %s" % C.RUN_FILE)
-    if os.path.exists(out_dir):
-        sys.exit("reproduce: %s exists; --out must be a new folder" % out_dir)
-    shutil.copytree(primary, out_dir, ignore=shutil.ignore_patterns(
-        "report.md", "report.html", "charts"))
-    meta_a, meta_b = a[2], b[2]
-    index = gbench.read(os.path.join(out_dir, "index.json"))
-    index_b = gbench.read(os.path.join(other, "index.json"))
-    env = gbench.read(os.path.join(out_dir, "env.json"))
-    env_b = gbench.read(os.path.join(other, "env.json"))
-    taken = []
-    for key, info in meta_b["runs"].items():
-        mine = meta_a["runs"].get(key)
-        if not info.get("file") or (mine and mine.get("file")):
-            continue
-        shutil.copy(os.path.join(other, info["file"]), os.path.join(out_dir, info["file"]))
-        meta_a["runs"][key] = dict(info, source=os.path.basename(other))
-        index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
-        taken.append(key)
-    _take_claims(meta_a, meta_b, taken)
-    taken_real = _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b)
-    if taken_real and ovs_claims and os.path.exists(ovs_claims):
-        _judge_with_current(meta_a["real"], ovs_claims)
-    if taken_real:
-        env["run_order"] = "grouped"     # model and real from separate runs
-    index["failures"] = [f for f in index.get("failures", [])
-                         if f["job"] not in taken and f["job"] not in taken_real]
-    env["datasets"] = _union(env.get("datasets"), env_b.get("datasets"), "path")
-    env["command"] = "%s  +  runs from %s" % (env.get("command", ""), env_b.get("command", ""))
-    # One entry per join, so a folder joined from several keeps them all.
-    meta_a["filled_from"] = C.filled_from(meta_a) + [{
-        "folder": "results/" + os.path.basename(other),
-        "command_args": meta_b.get("command_args", ""),
-        "runs": taken, "duration_s": meta_b.get("duration_s"),
-        "run_seconds": meta_b.get("run_seconds", {})}]
-    # Claims the primary did not plan (--only) are evaluated too now.
-    gbench.write_atomic(os.path.join(out_dir, "index.json"), index)
-    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
-    gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta_a)
-    log("reproduce: %d runs taken from %s" % (len(taken), build.rel(other)))
-
-
-def _take_claims(meta_a, meta_b, taken):
-    """A claim whose runs all come from the other folder is read with that
-    folder's definition of it (and its explanation): its runs were made for
-    that definition, whose options (part of each run's key) may have
-    changed since the primary ran."""
-    used_by_a = {cid for key, info in meta_a["runs"].items()
-                 if key not in taken and info.get("file")
-                 for cid in info.get("claims", [])}
-    from_b = {cid for key in taken
-              for cid in meta_b["runs"][key].get("claims", [])} - used_by_a
-    doc_a, doc_b = meta_a["claims"], meta_b["claims"]
-    theirs = {c["id"]: c for c in doc_b.get("claims", [])}
-    for i, c in enumerate(doc_a.get("claims", [])):
-        if c["id"] in from_b and c["id"] in theirs and theirs[c["id"]] != c:
-            doc_a["claims"][i] = theirs[c["id"]]
-            expl = theirs[c["id"]].get("explain")
-            if expl in doc_b.get("explanations", {}):
-                doc_a.setdefault("explanations", {})[expl] = \
-                    doc_b["explanations"][expl]
-
-
-def _judge_with_current(real, ovs_claims):
-    """The real runs were measured with an older copy of the pairs file; how
-    a claim reads them (e.g. which metric stands for the model's) belongs to
-    today's file, as long as it names the same builds."""
-    with open(ovs_claims) as f:
-        current = json.load(f)
-    if current.get("pairs") != (real.get("claims") or {}).get("pairs"):
-        log("reproduce: %s names other builds than the real runs; judging "
-            "them with the pairs file they ran with" % build.rel(ovs_claims))
-        return
-    real["claims"] = current
-
-
-def _union(mine, theirs, key):
-    """mine, then the items of theirs whose 'key' mine does not hold."""
-    mine = list(mine or [])
-    have = {m.get(key) for m in mine}
-    return mine + [t for t in theirs or [] if t.get(key) not in have]
-
-
-def _fill_real(meta_a, meta_b, other, out_dir, index, index_b, env, env_b):
-    """The real-OVS half of fill(): every real run the other folder has (a
-    --real-only run) and the primary lacks comes along, with the build
-    targets it ran on, so several real-only runs can be joined one after the
-    other (the first one's runs win).  Returns the run keys taken."""
-    real_b = meta_b.get("real")
-    if not real_b or not real_b.get("runs"):
-        return []
-    real_a = meta_a.get("real") or {}
-    runs_a = dict(real_a.get("runs", {}))
-    # A run of another key can have the same file name (a claim whose
-    # model-only options changed since): the primary's file stays.
-    files_a = {i.get("file") for i in runs_a.values() if i.get("file")}
-    taken = []
-    for key, info in real_b["runs"].items():
-        if not info.get("file") or (runs_a.get(key) or {}).get("file"):
-            continue
-        if info["file"] in files_a:
-            log("reproduce: %s: not taken, %s already holds %s"
-                % (key, build.rel(out_dir), info["file"]))
-            continue
-        files_a.add(info["file"])
-        dst = os.path.join(out_dir, info["file"])
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy(os.path.join(other, info["file"]), dst)
-        index["entries"] = [e for e in index["entries"] if e["file"] != info["file"]]
-        index["entries"] += [e for e in index_b["entries"] if e["file"] == info["file"]]
-        runs_a[key] = dict(info, source=os.path.basename(other))
-        taken.append(key)
-    if not taken:
-        return []
-    index["failures"] = index.get("failures", []) + [
-        f for f in index_b.get("failures", []) if f["job"] in real_b["runs"]
-        and "error" in real_b["runs"][f["job"]] and f["job"] not in runs_a]
-    env["ovs_targets"] = _union(env.get("ovs_targets"), env_b.get("ovs_targets"), "name")
-    _record_eras(index["entries"], env["ovs_targets"], real_b.get("ovs_tree"))
-    for k in ("ovs_build_failures", "ovs_ab_pairs"):
-        env[k] = env.get(k) or env_b.get(k, [])
-    if real_a.get("runs"):
-        real_a["runs"] = runs_a
-        # The builds the taken runs ran on, for the report's list of them.
-        real_a["targets"] = _union(real_a.get("targets"), real_b.get("targets"), "name")
-        real_a["sources"] = realclaims.real_sources(real_a) + [os.path.basename(other)]
-        real_a.pop("source", None)
-        real_a["duration_s"] = (real_a.get("duration_s") or 0) + (real_b.get("duration_s") or 0)
-    else:
-        meta_a["real"] = dict(real_b, runs=runs_a, sources=[os.path.basename(other)])
-        meta_a["real"].pop("source", None)     # The older, single-folder key.
-    log("reproduce: %d real-OVS runs taken from %s" % (len(taken), build.rel(other)))
-    return taken
-
-
-def _record_eras(entries, targets, ovs_tree):
-    """Real runs made before the server code era was recorded get it here,
-    derived from their version and commit (representation.
-    derive_server_era(): the tree each build came from, else the run's
-    --ovs-tree), with how it was told in "ovs_server_era_source"; an era
-    nobody can tell stays unrecorded (unknown)."""
-    from .realovs import representation
-    source = {t["name"]: t.get("ovs_source") or "" for t in targets}
-    for item in list(targets) + [e for e in entries if e.get("real_ovs")]:
-        if item.get("ovs_server_era"):
-            continue
-        name = item.get("name") or item.get("impl")
-        src = item.get("ovs_source") or source.get(name, "")
-        trees = [representation.source_tree(src), ovs_tree]
-        era, how = representation.derive_server_era(
-            item.get("ovs_commit") or "", item.get("ovs_version") or "",
-            [t for t in trees if t])
-        if era:
-            item["ovs_server_era"] = era
-            item["ovs_server_era_source"] = "derived when joined: " + how
+# Joining folders (scripts/jsonbench join) lives with the results folder.
+fill = resultsdir.join
+_take_claims = resultsdir._take_claims
+_record_eras = resultsdir._record_eras
 
 
 def _note_export(env):
@@ -657,25 +467,31 @@ def _note_export(env):
     return env
 
 
-def render(args, out_dir):
-    """report.md + report.html in out_dir; with --publish, report.md and the
-    charts it links copied to that folder (old charts there removed)."""
+def render(out_dir, ovs_tree=None, publish=None):
+    """report.md + report.html of a claims folder; with 'publish', report.md
+    and the charts it links copied to that folder (old charts there
+    removed)."""
     from .report import generate  # matplotlib: only when rendering
     loaded = C.load_run(out_dir)
     if not loaded:
         sys.exit("reproduce: %s has no %s" % (out_dir, C.RUN_FILE))
     env_path = os.path.join(out_dir, "env.json")
     if os.path.exists(env_path):
-        gbench.write_atomic(env_path, _note_export(gbench.read(env_path)))
+        resultsdir.write_env(out_dir, _note_export(gbench.read(env_path)))
     scale = loaded[2].get("scale")
     html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale,
-                    ovs_trees=[args.ovs_tree] if getattr(args, "ovs_tree", None) else None)
-    md = os.path.join(out_dir, "report.md")
+                    ovs_trees=[ovs_tree] if ovs_tree else None)
     log("reproduce: report %s" % build.rel(html))
-    log("reproduce: report %s" % build.rel(md))
-    if not args.publish:
-        return
-    dest = os.path.abspath(args.publish)
+    log("reproduce: report %s" % build.rel(os.path.join(out_dir, "report.md")))
+    if publish:
+        publish_report(out_dir, publish)
+
+
+def publish_report(out_dir, dest):
+    """report.md and the charts it links, copied to dest (no HTML, no raw
+    results), e.g. reports/reference."""
+    md = os.path.join(out_dir, "report.md")
+    dest = os.path.abspath(dest)
     os.makedirs(os.path.join(dest, "charts"), exist_ok=True)
     for old in glob.glob(os.path.join(dest, "charts", "*.png")):
         os.unlink(old)
@@ -749,10 +565,14 @@ def self_test(args):
     # End to end at a tiny scale, datasets and results in a temporary folder.
     with tempfile.TemporaryDirectory(prefix="jsonbench-reproduce-selftest-") as tmp:
         argv = ["--scale", "0.002", "--repetitions", "1", "--out", os.path.join(tmp, "out"),
-                "--datasets-dir", os.path.join(tmp, "datasets"), "--build-dir", args.build_dir]
+                "--build-dir", args.build_dir]
         if args.no_build:
             argv.append("--no-build")
-        rc = main(argv)
+        saved, build.DATASETS_DIR = build.DATASETS_DIR, os.path.join(tmp, "datasets")
+        try:
+            rc = main(argv)
+        finally:
+            build.DATASETS_DIR = saved
         out = os.path.join(tmp, "out")
         loaded = C.load_run(out)
         if not loaded:

@@ -19,82 +19,83 @@ of one comparison next to each other.  env.json records run_order."""
 
 import argparse
 import datetime
-import glob
 import os
-import re
 import shlex
-import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-from . import ROOT, build, gbench, suite_order
+from . import ROOT, build, datasets as D, gbench, resultsdir, suite_order
+from .backends import ModelBackend, RealBackend
 from .env import collect_env, git_short_commit, warn_timing_hazards
+from .execute import execute
+from .jobs import Job
 from .util import fmt_dur, log, sha256_of
 
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
-# build.dataset_path()'s names: nb-s1-snapshot-seed1.ovsdb.
-GENERATED_NAME = re.compile(r"^(nb|sb)-s([0-9.e+-]+)-(snapshot|log)-seed\d+(?:-txns\d+)?\.ovsdb$")
+
+
+EXAMPLES = """examples:
+  scripts/suite.sh                                   everything at scale 0.01
+  scripts/suite.sh --impls plain,ovs --workloads load,dump
+  scripts/suite.sh --workloads load --scale 0.005,0.01,0.02   scaling charts
+  scripts/suite.sh --ovs-tree ~/ovs --ovs-ref 9669b50f5^,9669b50f5   + real OVS
+  scripts/suite.sh --resume results/20260101T000000Z-abc1234  after Ctrl-C
+(docs/suite.md has the rest)"""
+
+MONITOR_MODES = ("tree", "cache", "direct")
+RAFT_MODES = ("tree", "serialized")
 
 
 def parse_args(argv):
+    from . import options as O
     ap = argparse.ArgumentParser(
         prog="scripts/suite.sh", description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
     ap.add_argument("--workloads", default=",".join(ALL_WORKLOADS),
-                    help="comma list of %s and 'micro' (default: all six; add micro "
-                         "for the micro-benchmarks)" % ", ".join(ALL_WORKLOADS))
+                    help="comma list of %s and micro (default: all but micro)"
+                         % ", ".join(ALL_WORKLOADS))
     ap.add_argument("--scale", default="0.01",
-                    help="comma list of dataset scales (1 = seed size); several give "
-                         "scaling charts (default 0.01)")
-    ap.add_argument("--dataset", action="append", default=[],
-                    help="an existing OVSDB file to use instead of generated ones "
-                         "(repeatable; kind NB/SB from its schema)")
-    ap.add_argument("--repetitions", type=int, default=5,
-                    help="processes per job (default 5; Mann-Whitney needs >= 4 "
-                         "per side for p < 0.05)")
+                    help="comma list of dataset scales, 1 = the seeds' sizes (default 0.01)")
+    O.dataset(ap)
+    O.repetitions(ap)
     ap.add_argument("--allocator", choices=["glibc", "jemalloc"], default="glibc",
                     help="glibc uses build/, jemalloc build-jemalloc/")
     ap.add_argument("--clients", default="1,10", help="monitor client counts (default 1,10)")
-    ap.add_argument("--modes", default="tree,cache,direct",
-                    help="monitor composition modes (default tree,cache,direct)")
-    ap.add_argument("--raft-modes", default="tree,serialized",
-                    help="raft log entry forms (default tree,serialized)")
+    ap.add_argument("--modes", default="tree,cache,direct,serialized",
+                    help="monitor composition modes (tree, cache, direct) and raft log "
+                         "entry forms (tree, serialized) to run (default: all)")
     ap.add_argument("--no-mem-breakdown", dest="mem_breakdown", action="store_false",
-                    help="skip the load-breakdown jobs (load with --mem-breakdown at the "
-                         "first scale: live bytes per allocation category for the report's "
-                         "memory breakdown; their CPU is ~2x a plain load's)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--build-dir", help="meson build dir (default build/ or build-jemalloc/)")
-    ap.add_argument("--out", help="results folder (default results/<UTC stamp>-<commit>)")
-    ap.add_argument("--model", choices=["full", "json-only"], default="full",
-                    help="harness model: full (default: the database plus what "
-                         "ovsdb-server keeps around it) or json-only (docs/model.md)")
+                    help="skip the load-breakdown jobs (the report's memory breakdown)")
+    O.seed(ap)
+    O.build_dir(ap, None)
+    O.out(ap, "results/<UTC stamp>-<commit>")
     ap.add_argument("--harness-args", default="",
-                    help="extra harness options for every job, e.g. '--batches 3'")
-    ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
+                    help="extra harness options for every job, e.g. '--batches 3' or "
+                         "'--model json-only' (docs/model.md)")
+    O.no_build(ap)
     ap.add_argument("--no-probe", action="store_true",
-                    help="skip each job's warm-up process (long jobs at scale 1: the "
-                         "repetitions alone; an error shows in hyperfine's output)")
-    ap.add_argument("--no-report", action="store_true")
-    ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+                    help="skip each job's warm-up process (long jobs at scale 1)")
+    O.no_report(ap)
+    O.dry_run(ap)
     ap.add_argument("--order", choices=suite_order.ORDERS,
-                    help="interleaved (default with real OVS builds): per dataset and "
-                         "workload, repetition r of every model impl and real build runs "
-                         "before repetition r+1 (one process each), so a model/real ratio "
-                         "compares neighbouring processes; this machine's speed drifts "
-                         "within the hour, and grouped runs put a model job and its real "
-                         "counterpart 10-20 minutes apart at scale 1.  grouped (default "
-                         "without real builds): each job's repetitions back to back in one "
-                         "hyperfine call, all model jobs, then all real ones, as suites "
-                         "before --order ran (to repeat one of those, or to have the model "
-                         "results before any real build runs)")
+                    help="interleaved (default with real OVS builds): repetition r of every "
+                         "model impl and real build before r+1, so model/real ratios compare "
+                         "neighbouring processes; grouped (default without): each job's "
+                         "repetitions back to back (docs/suite.md)")
+    O.resume(ap)
     from .realovs import suite_jobs
     suite_jobs.add_args(ap)
-    return ap.parse_args(argv)
+    args = ap.parse_args(argv)
+    modes = csv(args.modes)
+    bad = [m for m in modes if m not in MONITOR_MODES + RAFT_MODES]
+    if bad:
+        ap.error("--modes: unknown %s (monitor: %s; raft: %s)" % (
+            ", ".join(bad), ", ".join(MONITOR_MODES), ", ".join(RAFT_MODES)))
+    args.monitor_modes = [m for m in modes if m in MONITOR_MODES]
+    args.raft_modes = [m for m in modes if m in RAFT_MODES]
+    return args
 
 
 def csv(text):
@@ -110,61 +111,12 @@ def ensure_build(args):
         build.meson_build(args.build_dir, "suite", ["-Dallocator=" + args.allocator])
 
 
-# ---------------------------------------------------------------- datasets
-# Generated ones come from build.ensure_dataset; these read --dataset files.
-
-def schema_kind(path):
-    """NB or SB from the schema record of an OVSDB file."""
-    with open(path, "rb") as f:
-        head = f.read(4096).decode("utf-8", "replace")
-    if "OVN_Southbound" in head:
-        return "sb"
-    if "OVN_Northbound" in head:
-        return "nb"
-    return "db"
-
-
-def record_count(path, stop=3):
-    """OVSDB records in a standalone file, counting up to 'stop' (a snapshot
-    has 2: schema + one transaction; a log more)."""
-    n = 0
-    with open(path, "rb") as f:
-        while n < stop:
-            header = f.readline()
-            if not header.startswith(b"OVSDB JSON "):
-                break
-            try:
-                f.seek(int(header.split()[2]), 1)
-            except (IndexError, ValueError):
-                break
-            n += 1
-    return n
-
-
 # ---------------------------------------------------------------- plan
-
-class Job:
-    def __init__(self, impl, workload, variant, ds, opts, clients=None, mode=None, meta=None):
-        self.meta = meta or {}    # extra keys for index.json (e.g. a claim id)
-        self.impl = impl
-        self.workload = workload
-        self.variant = variant
-        self.ds = ds              # dict: label, path, kind, scale, form
-        self.opts = opts          # harness options for this job
-        self.clients = clients
-        self.mode = mode
-
-    @property
-    def name(self):
-        return "%s__%s__%s" % (self.ds["label"], self.variant, self.impl)
-
 
 def plan(args, impls, workloads, datasets):
     """Jobs ordered workload-major so that impls of one comparison run close
     together in time (less drift between them)."""
     extra = shlex.split(args.harness_args)
-    if getattr(args, "model", "full") != "full":
-        extra += ["--model", args.model]
     main_scale = datasets[0]["scale"] if datasets else None
     jobs = []
     for wl in workloads:
@@ -189,9 +141,9 @@ def plan(args, impls, workloads, datasets):
             if wl == "monitor":
                 table = [] if ds["kind"] == "sb" else ["--table", "Logical_Switch_Port"]
                 variants = [("monitor-%s-c%s" % (m, c), ["--mode", m, "--clients", c] + table,
-                             int(c), m) for m in csv(args.modes) for c in csv(args.clients)]
+                             int(c), m) for m in args.monitor_modes for c in csv(args.clients)]
             elif wl == "raft":
-                variants = [("raft-%s" % m, ["--mode", m], None, m) for m in csv(args.raft_modes)]
+                variants = [("raft-%s" % m, ["--mode", m], None, m) for m in args.raft_modes]
             for variant, opts, clients, mode in variants:
                 for impl in impls:
                     jobs.append(Job(impl, wl, variant, ds, opts + extra, clients, mode))
@@ -203,103 +155,6 @@ def plan(args, impls, workloads, datasets):
 def job_cmd(args, job, results_path, output_path):
     return build.harness_cmd(args.exes[job.impl], job.workload, job.ds["path"], job.opts,
                              args.seed, results_path, output_path)
-
-
-def probe(args, job, tmp):
-    """One warm-up process (warms the page cache, shows the harness's error
-    clearly) unless --no-probe; raises RuntimeError when it fails."""
-    if getattr(args, "no_probe", False):
-        return
-    cmd = job_cmd(args, job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(cmd),
-                                                 (r.stderr or r.stdout)[-1500:]))
-
-
-def reps_dir_of(job, tmp):
-    path = os.path.join(tmp, job.name)
-    os.makedirs(path, exist_ok=True)
-    return path
-
-
-def run_processes(args, job, tmp, runs, hf_path, tag=""):
-    """hyperfine --runs 'runs' of the job's harness command, exported to
-    hf_path; each process writes its own results file into the job's
-    folder under tmp ('tag' in its name: calls of one job stay apart even
-    if a pid comes back).  Returns hyperfine's export."""
-    reps_dir = reps_dir_of(job, tmp)
-    # Each hyperfine run writes its own results file: $$ is the run's shell.
-    cmd = job_cmd(args, job, "__RESULTS__", "__OUTPUT__")
-    shell_cmd = shlex.join(cmd).replace(
-        "__RESULTS__", shlex.quote(reps_dir) + "/rep-%s$$.json" % tag).replace(
-        "__OUTPUT__", shlex.quote(tmp) + "/out-$$")
-    hf = subprocess.run(["hyperfine", "--runs", str(runs), "--warmup", "0",
-                         "--style", "none", "--export-json", hf_path, shell_cmd],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    for p in glob.glob(os.path.join(tmp, "out-*")):
-        os.unlink(p)
-    if hf.returncode != 0:
-        raise RuntimeError("hyperfine failed: %s" % (hf.stderr or hf.stdout)[-1500:])
-    return gbench.read(hf_path)
-
-
-def combine_hyperfine(docs):
-    """One hyperfine export of the runs of several (one run each in the
-    interleaved order), so the job's file reads as one call's."""
-    res = [d["results"][0] for d in docs]
-    times = [t for r in res for t in r.get("times", [])]
-    out = dict(res[0], times=times,
-               exit_codes=[c for r in res for c in r.get("exit_codes", [])],
-               mean=statistics.mean(times), median=statistics.median(times),
-               stddev=statistics.stdev(times) if len(times) > 1 else None,
-               min=min(times), max=max(times),
-               user=statistics.mean(r.get("user", 0.0) for r in res),
-               system=statistics.mean(r.get("system", 0.0) for r in res))
-    return {"results": [out]}
-
-
-def finish_job(args, job, out_dir, tmp, hf_doc):
-    """Merges the job's per-process results files with hyperfine's times
-    into runs/<job>.json; returns (path, merged) or raises RuntimeError."""
-    reps_dir = reps_dir_of(job, tmp)
-    rep_files = sorted(glob.glob(os.path.join(reps_dir, "rep-*.json")), key=os.path.getmtime)
-    if len(rep_files) != args.repetitions:
-        raise RuntimeError("expected %d harness results files, found %d"
-                           % (args.repetitions, len(rep_files)))
-    merged = gbench.merge_repetitions([gbench.read(p) for p in rep_files],
-                                      hyperfine=hf_doc, workload=job.workload)
-    merged["context"]["suite_variant"] = job.variant
-    path = os.path.join(out_dir, "runs", job.name + ".json")
-    gbench.write_atomic(path, merged)
-    shutil.rmtree(reps_dir)
-    return path, merged
-
-
-def make_out_dirs(out_dir):
-    for sub in ("runs", "hyperfine"):
-        os.makedirs(os.path.join(out_dir, sub), exist_ok=True)
-
-
-def run_job(args, job, out_dir, tmp):
-    """The grouped order: probe once, then hyperfine --runs N.  Returns the
-    merged results (path, data) or raises."""
-    make_out_dirs(out_dir)
-    probe(args, job, tmp)
-    hf_path = os.path.join(out_dir, "hyperfine", job.name + ".json")
-    hf_doc = run_processes(args, job, tmp, args.repetitions, hf_path)
-    return finish_job(args, job, out_dir, tmp, hf_doc)
-
-
-def index_entry(args, job, path, out_dir):
-    return {"file": os.path.relpath(path, out_dir), "impl": job.impl,
-            "workload": job.workload, "variant": job.variant,
-            "dataset": job.ds["label"], "kind": job.ds["kind"].upper(),
-            "scale": job.ds["scale"], "form": job.ds["form"],
-            "clients": job.clients, "mode": job.mode,
-            "params": " ".join(job.opts), "allocator": args.allocator,
-            "hyperfine": "hyperfine/%s.json" % job.name, "source": "harness",
-            **job.meta}
 
 
 def run_micro(args, impls, out_dir):
@@ -333,56 +188,9 @@ def run_micro(args, impls, out_dir):
     return entries
 
 
-def run_jobs(args, jobs, out_dir, t_start):
-    """Runs every job (probe + hyperfine + merge), printing progress; keeps
-    index.json current after each job.  Returns (index entries, failures).
-    Other runners (e.g. a claims runner) build their own Job list and call
-    this with args from parse_args()."""
-    index, failures = [], []
-    rates = {}                      # workload -> seconds per dataset byte per run
-
-    def estimate(rest):
-        total = 0.0
-        fallback = statistics.mean(rates.values()) if rates else None
-        for j in rest:
-            rate = rates.get(j.variant) or rates.get(j.workload) or fallback
-            if rate is None:
-                return None
-            total += rate * os.path.getsize(j.ds["path"]) * (args.repetitions + (
-                0 if getattr(args, "no_probe", False) else 1))
-        return total
-
-    with tempfile.TemporaryDirectory(prefix="jsonbench-suite-") as tmp:
-        for i, job in enumerate(jobs):
-            left = estimate(jobs[i:])
-            log("[%*d/%d] %s elapsed, %s left: %-10s %-20s %s" % (
-                len(str(len(jobs))), i + 1, len(jobs), fmt_dur(time.time() - t_start),
-                "~" + fmt_dur(left) if left is not None else "?",
-                job.impl, job.variant, job.ds["label"]))
-            t0 = time.time()
-            try:
-                path, merged = run_job(args, job, out_dir, tmp)
-            except (RuntimeError, OSError, ValueError) as exc:
-                log("    FAILED: %s" % exc)
-                failures.append({"job": job.name, "error": str(exc)[:2000]})
-                continue
-            dt = time.time() - t0
-            per = dt / (args.repetitions + (0 if getattr(args, "no_probe", False) else 1)) / \
-                max(os.path.getsize(job.ds["path"]), 1)
-            rates[job.variant] = per
-            rates.setdefault(job.workload, per)
-            proc = [b["real_time"] for b in merged["benchmarks"]
-                    if b.get("run_type") == "iteration" and b["name"].endswith("/process")]
-            log("    done in %.1f s%s" % (dt, "; process median %.3f s" % (
-                statistics.median(proc) / 1e3) if proc else ""))
-            index.append(index_entry(args, job, path, out_dir))
-            gbench.write_atomic(os.path.join(out_dir, "index.json"),
-                                {"entries": index, "failures": failures})
-    return index, failures
-
-
 def real_plan(args, jobs):
-    """The real OVS jobs (--ovs-*) for the model's plan; [] without --ovs-*."""
+    """The real OVS job templates (--ovs-*) for the model's plan; [] without
+    --ovs-*."""
     from .realovs import suite_jobs
     if not suite_jobs.wanted(args):
         return []
@@ -390,59 +198,99 @@ def real_plan(args, jobs):
     return suite_jobs.plan(jobs)
 
 
-def run_real(args, real_jobs, out_dir, index, failures):
-    """Builds (cached) and runs the real OVS targets into the same folder;
-    adds to index and failures; returns what env.json records."""
+def build_targets(args, real_jobs):
+    """The real OVS targets (built, cached) and what env.json records."""
     from .realovs import suite_jobs
-    t0 = time.time()
+    if not real_jobs:
+        return [], [], {}
     tgts, build_failures = suite_jobs.targets(args, sys.stdout)
-    failures += build_failures
-
-    def on_result(entry, failure):
-        if entry:
-            index.append(entry)
-        if failure:
-            failures.append(failure)
-        gbench.write_atomic(os.path.join(out_dir, "index.json"),
-                            {"entries": index, "failures": failures})
-    log("suite: real OVS: %d target(s) (%s) x %d jobs x %d repetitions"
-        % (len(tgts), ", ".join(t.name for t in tgts) or "none", len(real_jobs),
-           args.repetitions))
-    try:
-        suite_jobs.run(args, tgts, real_jobs, out_dir, on_result, log)
-    finally:
-        on_result(None, None)
     info = suite_jobs.env_info(tgts, build_failures, args)
-    info["ovs_duration_s"] = time.time() - t0
-    return info
+    log("suite: real OVS: %d target(s) (%s) x %d jobs"
+        % (len(tgts), ", ".join(t.name for t in tgts) or "none", len(real_jobs)))
+    return tgts, build_failures, info
 
 
-def run_interleaved(args, jobs, real_jobs, out_dir, t_start):
-    """The interleaved order: builds the real targets first (cached), then
-    runs group after group (jsonbench.suite_interleaved).  Returns (index
-    entries, failures, what env.json records about the real targets)."""
-    from . import suite_interleaved
+def steps_of(args, order, jobs, real_jobs, tgts):
+    """The steps in run order: interleaved (per dataset and workload,
+    repetition r of every model impl and real build before r+1; the model
+    impls compared with a real build, --pair or each build's
+    representation, last in each repetition) or grouped."""
     from .realovs import suite_jobs
-    index, failures, info, tgts = [], [], {}, []
-    if real_jobs:
-        tgts, build_failures = suite_jobs.targets(args, sys.stdout)
-        failures += build_failures
-        info = suite_jobs.env_info(tgts, build_failures, args)
-        log("suite: real OVS: %d target(s) (%s) x %d jobs, interleaved with the model's"
-            % (len(tgts), ", ".join(t.name for t in tgts) or "none", len(real_jobs)))
-    # The model impls compared with a real build: --pair, else each
-    # build's representation (as the report pairs them).
+    if order == "grouped":
+        return suite_order.grouped_steps(jobs, real_jobs, tgts, args.repetitions)
     paired = {m for m, _ in suite_jobs.parse_pairs(args.pair)} or \
         {t.representation for t in tgts if t.representation}
     groups = suite_order.groups(jobs, real_jobs)
-    n = len(suite_order.steps(groups, tgts, args.repetitions))
+    steps = suite_order.steps(groups, tgts, args.repetitions, paired)
     log("suite: interleaved order: %d groups (dataset x workload), %d processes%s"
-        % (len(groups), n, "" if getattr(args, "no_probe", False) else " + warm-ups"))
-    suite_interleaved.run(args, groups, tgts, out_dir, t_start, index, failures, paired)
-    return index, failures, info
+        % (len(groups), len(steps), "" if args.no_probe else " + warm-ups"))
+    return steps
+
+
+def resumed_args(argv):
+    """--resume FOLDER: the options the folder was started with, then any
+    given with it (they must make the same plan)."""
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--resume")
+    known, rest = ap.parse_known_args(argv)
+    if not known.resume:
+        return argv
+    try:
+        stored = resultsdir.stored_argv(known.resume, "suite")
+    except resultsdir.ResumeError as exc:
+        sys.exit("suite: --resume: %s" % exc)
+    return stored + rest + ["--resume", known.resume]
+
+
+def datasets_of(args, workloads):
+    if args.dataset:
+        try:
+            return D.from_files(args.dataset)
+        except D.Error as exc:
+            sys.exit("suite: %s" % exc)
+    datasets = []
+    scales = [float(s) for s in csv(args.scale)]
+    kinds = [k for k in ("nb", "sb") if os.path.exists(
+        os.path.join(ROOT, "datasets", "profiles", k + ".profile"))]
+    for k in ("nb", "sb"):
+        if k not in kinds:
+            log("suite: no datasets/profiles/%s.profile: %s datasets skipped" % (k, k.upper()))
+    for scale in scales:
+        for kind in kinds:
+            for form in ("snapshot", "log"):
+                if form == "log" and ("compact" not in workloads or scale != scales[0]):
+                    continue
+                if form == "snapshot" and scale != scales[0] and "load" not in workloads:
+                    continue
+                datasets.append(D.generated(kind, scale, form, args.seed))
+    return datasets
+
+
+def dry_run(args, order, jobs, real_jobs):
+    from .realovs import suite_jobs
+    for j in jobs:
+        log("%-10s %-20s %-14s %s" % (j.impl, j.variant, j.ds["label"],
+                                     shlex.join(job_cmd(args, j, "R.json", "OUT"))))
+    log("%d jobs x %d repetitions" % (len(jobs), args.repetitions))
+    for rj in real_jobs:
+        log("real OVS   %-20s %s" % (rj.variant, rj.ds["label"]))
+    if real_jobs:
+        log("%d real OVS jobs per target x %d repetitions" % (len(real_jobs),
+                                                             args.repetitions))
+    names = suite_jobs.target_names(args) if real_jobs else []
+    # Without --pair the paired impls are known once the builds are.
+    paired = {m for m, _ in suite_jobs.parse_pairs(args.pair)}
+    log("order: %s%s" % (order, "" if paired or order == "grouped" or not real_jobs else
+                         " (the impls paired with a real build, known once it is "
+                         "built, run last in each repetition)"))
+    for kind, who, variant, label, reps in suite_order.describe(
+            order, jobs, real_jobs, names, args.repetitions, paired):
+        log("  %-5s %-5s %-18s %-20s %s" % (reps, kind, who, variant, label))
+    return 0
 
 
 def main(argv):
+    argv = resumed_args(list(argv))
     args = parse_args(argv)
     t_start = time.time()
     ensure_build(args)
@@ -460,72 +308,13 @@ def main(argv):
     if unknown:
         sys.exit("suite: unknown workload(s) %s" % ", ".join(unknown))
 
-    datasets = []
-    if args.dataset:
-        for p in args.dataset:
-            if not os.path.exists(p):
-                sys.exit("suite: dataset %s not found" % p)
-            m = GENERATED_NAME.match(os.path.basename(p))
-            if m:
-                # A file the suite generated keeps the suite's label, so runs
-                # on it line up with other runs on it (model vs real OVS).
-                kind, scale, form = m.group(1), float(m.group(2)), m.group(3)
-                datasets.append({"label": "%s-%g%s" % (kind, scale, "-log" if form == "log"
-                                                       else ""),
-                                 "path": os.path.abspath(p), "kind": kind, "scale": scale,
-                                 "form": form})
-                continue
-            label = os.path.basename(p).rsplit(".", 1)[0]
-            form = "log" if record_count(p) > 2 else "snapshot"
-            datasets.append({"label": label, "path": os.path.abspath(p), "kind": schema_kind(p),
-                             "scale": None, "form": form})
-        # compact reads log forms, the rest snapshots; use what there is.
-        forms = {d["form"] for d in datasets}
-        for d in datasets:
-            if len(forms) == 1 and d["scale"] is None:
-                d["form"] = "any"
-    else:
-        scales = [float(s) for s in csv(args.scale)]
-        kinds = [k for k in ("nb", "sb") if os.path.exists(
-            os.path.join(ROOT, "datasets", "profiles", k + ".profile"))]
-        for k in ("nb", "sb"):
-            if k not in kinds:
-                log("suite: no datasets/profiles/%s.profile: %s datasets skipped" % (k, k.upper()))
-        for scale in scales:
-            for kind in kinds:
-                for form in ("snapshot", "log"):
-                    if form == "log" and ("compact" not in workloads or scale != scales[0]):
-                        continue
-                    if form == "snapshot" and scale != scales[0] and "load" not in workloads:
-                        continue
-                    path = build.dataset_path(kind, scale, form, args.seed)
-                    label = "%s-%g%s" % (kind, scale, "-log" if form == "log" else "")
-                    datasets.append({"label": label, "path": path, "kind": kind,
-                                     "scale": scale, "form": form, "generated": True})
+    datasets = datasets_of(args, workloads)
     jobs = plan(args, impls, [w for w in workloads if w != "micro"], datasets)
     real_jobs = real_plan(args, jobs)
     from .realovs import suite_jobs
     order = args.order or suite_order.default_order(suite_jobs.wanted(args))
     if args.dry_run:
-        for j in jobs:
-            log("%-10s %-20s %-14s %s" % (j.impl, j.variant, j.ds["label"],
-                                         shlex.join(job_cmd(args, j, "R.json", "OUT"))))
-        log("%d jobs x %d repetitions" % (len(jobs), args.repetitions))
-        for w, variant, ds, _opts in real_jobs:
-            log("real OVS   %-20s %s" % (variant, ds["label"]))
-        if real_jobs:
-            log("%d real OVS jobs per target x %d repetitions" % (len(real_jobs),
-                                                                 args.repetitions))
-        names = suite_jobs.target_names(args) if real_jobs else []
-        # Without --pair the paired impls are known once the builds are.
-        paired = {m for m, _ in suite_jobs.parse_pairs(args.pair)}
-        log("order: %s%s" % (order, "" if paired or order == "grouped" or not real_jobs else
-                             " (the impls paired with a real build, known once it is "
-                             "built, run last in each repetition)"))
-        for kind, who, variant, label, reps in suite_order.describe(
-                order, jobs, real_jobs, names, args.repetitions, paired):
-            log("  %-5s %-5s %-18s %-20s %s" % (reps, kind, who, variant, label))
-        return 0
+        return dry_run(args, order, jobs, real_jobs)
     unbuilt = build.unbuilt({i: args.exes[i] for i in impls})
     if unbuilt:
         sys.exit("suite: %s not built in %s (run ninja, or drop --no-build)"
@@ -533,20 +322,37 @@ def main(argv):
     for ds in datasets:
         if ds.get("generated") and any(j.ds is ds for j in jobs):
             try:
-                build.ensure_dataset(args.build_dir, ds["kind"], ds["scale"], ds["form"],
-                                     args.seed, who="suite")
-            except build.DatasetError as exc:
+                D.ensure(args.build_dir, ds, args.seed, who="suite")
+            except D.Error as exc:
                 sys.exit("suite: %s" % exc)
     used = [ds for ds in datasets if any(j.ds is ds for j in jobs)]
     for ds in used:
         ds["sha256"] = sha256_of(ds["path"])
         ds["bytes"] = os.path.getsize(ds["path"])
 
-    stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
-    out_dir = args.out or os.path.join(ROOT, "results", "%s-%s" % (stamp, git_short_commit(ROOT)))
-    os.makedirs(out_dir, exist_ok=True)
+    commit = git_short_commit(ROOT)
+    digest = resultsdir.plan_hash(jobs + real_jobs, args.repetitions, "%s %s" % (
+        order, ",".join(suite_jobs.target_names(args)) if real_jobs else ""))
+    entries, failures = [], []
+    if args.resume:
+        out_dir = args.resume
+        try:
+            state = resultsdir.check_resume(out_dir, "suite", commit, digest)
+        except resultsdir.ResumeError as exc:
+            sys.exit("suite: --resume: %s" % exc)
+        # Finished jobs stay; failed ones run again.
+        entries = [e for e in resultsdir.read_index(out_dir)["entries"]
+                   if e.get("source") != "micro"]
+        log("suite: resuming %s: %d of %d jobs finished"
+            % (os.path.relpath(out_dir, ROOT), len(set(state["finished"])), len(state["jobs"])))
+    else:
+        stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
+        out_dir = args.out or os.path.join(ROOT, "results", "%s-%s" % (stamp, commit))
+        os.makedirs(out_dir, exist_ok=True)
+        state = None
     env = collect_env(ROOT, args.build_dir, args.allocator)
-    env["command"] = "scripts/suite.sh " + shlex.join(argv)
+    env["command"] = "scripts/suite.sh " + shlex.join(a for a in argv if a != "--resume" and
+                                                       a != args.resume)
     env["datasets"] = [{k: ds.get(k) for k in ("label", "path", "kind", "scale", "form",
                                                "sha256", "bytes")} for ds in used]
     warn_timing_hazards(env["timing_hazards"], log)
@@ -556,26 +362,40 @@ def main(argv):
 
     env["run_order"] = order
     env["loadavg_start"] = " ".join("%.2f" % x for x in os.getloadavg())
-    if order == "interleaved":
-        index, failures, real_info = run_interleaved(args, jobs, real_jobs, out_dir, t_start)
-        env.update(real_info)
+    tgts, build_failures, real_info = build_targets(args, real_jobs)
+    env.update(real_info)
+    steps = steps_of(args, order, jobs, real_jobs, tgts)
+    all_jobs = list({s.job.name: s.job for s in steps}.values())
+    all_jobs += [d for j in all_jobs for d in j.derived]
+    if state is None:
+        state = resultsdir.new_plan("suite", argv, commit, digest, all_jobs)
     else:
-        index, failures = run_jobs(args, jobs, out_dir, t_start)
-        if real_jobs:
-            env.update(run_real(args, real_jobs, out_dir, index, failures))
+        env["resumed"] = True
+    resultsdir.write_env(out_dir, env)
+    backends = {"model": ModelBackend(out_dir, args.exes, args.repetitions, args.seed,
+                                      args.allocator, probe=not args.no_probe),
+                "real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir)}
+    res = execute(steps, backends, out_dir, state, entries, build_failures,
+                  args.repetitions, t_start)
+    index, failures = res.entries, res.failures
     env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
-    if "micro" in workloads:
+    if "micro" in workloads and not res.interrupted:
         index += run_micro(args, impls, out_dir)
     env["duration_s"] = time.time() - t_start
-    gbench.write_atomic(os.path.join(out_dir, "index.json"), {"entries": index, "failures": failures})
-    gbench.write_atomic(os.path.join(out_dir, "env.json"), env)
+    resultsdir.write_index(out_dir, index, failures)
+    resultsdir.write_env(out_dir, env)
     log("suite: %d jobs ran, %d failed, in %s; results in %s"
         % (len(index), len(failures), fmt_dur(time.time() - t_start), os.path.relpath(out_dir, ROOT)))
+    if res.interrupted:
+        log("suite: interrupted; the report shows what finished; to run the rest: "
+            "scripts/suite.sh --resume %s" % os.path.relpath(out_dir, ROOT))
     if not args.no_report and index:
         from .report import generate  # matplotlib: only when a report is wanted
         html = generate(out_dir)
         log("suite: report %s" % os.path.relpath(html, ROOT))
         log("suite: report %s" % os.path.relpath(os.path.join(out_dir, "report.md"), ROOT))
+    if res.interrupted:
+        return 128 + res.signal
     return 1 if failures else 0
 
 

@@ -1,4 +1,5 @@
-"""The order in which scripts/suite.sh runs its processes.
+"""The order in which jobs run (the suite, the claims reproduction and the
+real runner all order their jobs here; jsonbench.execute runs the steps).
 
   grouped      each job's repetitions back to back (one hyperfine call),
                job after job: every model job, then every real OVS job
@@ -16,20 +17,24 @@ wants each job's processes in one hyperfine call.
   default_order(has_real)         the order when --order is not given
   groups(model_jobs, real_jobs)   [Group], one per dataset x workload family
   steps(groups, targets, reps, paired)
-                                  [Step] in the order they run (interleaved;
-                                  'paired': the model impls that have a real
-                                  counterpart, run last in each repetition)
+                                  [jobs.Step] in the order they run
+                                  (interleaved; 'paired': the model impls
+                                  that have a real counterpart, run last in
+                                  each repetition)
+  grouped_steps(model_jobs, real_jobs, targets, reps)
+                                  [jobs.Step], each job's repetitions in one
+  concrete(real_jobs, targets)    the real job templates on each build,
+                                  a real load derived from the real dump
+                                  of its dataset
   describe(order, ...)            (kind, who, variant, dataset, repetitions)
                                   rows in run order, for --dry-run and tests
 """
 
-import collections
+from .jobs import Step
 
 ORDERS = ("grouped", "interleaved")
-
-Step = collections.namedtuple("Step", "group kind job target rep")
-# kind: "model" (job: suite.Job, target None) or "real" (job: the real plan's
-# (workload, variant, dataset, opts), target: a realovs Target or a name).
+# Real jobs are jobs.Job templates (side "real", impl None) until they are
+# put on a build (Job.for_target): targets are realovs Targets or names.
 
 
 def default_order(has_real):
@@ -61,6 +66,14 @@ class Group:
         return "%s %s" % (self.ds["label"], self.key[1])
 
 
+def split_derived(real_jobs):
+    """(real jobs that run, real loads taken from a real dump's run on the
+    same dataset)."""
+    dumps = {j.ds["path"] for j in real_jobs if j.workload == "dump"}
+    derived = [j for j in real_jobs if j.workload == "load" and j.ds["path"] in dumps]
+    return [j for j in real_jobs if j not in derived], derived
+
+
 def groups(model_jobs, real_jobs):
     """Groups in the model plan's order (workload-major); the real jobs
     join the group of their dataset and workload family."""
@@ -76,11 +89,9 @@ def groups(model_jobs, real_jobs):
     for j in model_jobs:
         group_of(j.ds, j.workload).model.append(j)
     for rj in real_jobs:
-        group_of(rj[2], rj[0]).real.append(rj)
+        group_of(rj.ds, rj.workload).real.append(rj)
     for g in out:
-        has_dump = any(rj[0] == "dump" for rj in g.real)
-        g.derived = [rj for rj in g.real if rj[0] == "load" and has_dump]
-        g.real_runs = [rj for rj in g.real if not (rj[0] == "load" and has_dump)]
+        g.real_runs, g.derived = split_derived(g.real)
     return out
 
 
@@ -95,15 +106,46 @@ def rep_order(model_jobs, paired):
     return sorted(model_jobs, key=key)
 
 
+def concrete(real_jobs, targets):
+    """{(id(template), target name): the template on that build}, each real
+    dump job's derived list holding the real load of its dataset."""
+    out = {}
+    runs, derived = split_derived(real_jobs)
+    for t in targets:
+        name = _name(t)
+        for rj in real_jobs:
+            out[(id(rj), name)] = rj.for_target(t)
+        for d in derived:
+            dump = next(rj for rj in runs if rj.workload == "dump" and
+                        rj.ds["path"] == d.ds["path"])
+            out[(id(dump), name)].derived.append(out[(id(d), name)])
+    return out
+
+
 def steps(groups_, targets, repetitions, paired=frozenset()):
     """Interleaved: per group, repetition r of every model job (rep_order)
     and then of every real build's jobs, before repetition r+1."""
     out = []
     for g in groups_:
+        on = concrete(g.real, targets)
         model = rep_order(g.model, paired)
         for rep in range(repetitions):
-            out += [Step(g, "model", j, None, rep) for j in model]
-            out += [Step(g, "real", rj, t, rep) for t in targets for rj in g.real_runs]
+            out += [Step(j, rep, 1, g.key) for j in model]
+            out += [Step(on[(id(rj), _name(t))], rep, 1, g.key)
+                    for t in targets for rj in g.real_runs]
+    return out
+
+
+def grouped_steps(model_jobs, real_jobs, targets, repetitions):
+    """Grouped: each job's repetitions in one step, every model job, then
+    every real build's jobs (a real load taken from its dump run)."""
+    out = [Step(j, None, repetitions, j.name) for j in model_jobs]
+    runs, _derived = split_derived(real_jobs)
+    on = concrete(real_jobs, targets)
+    for t in targets:
+        for rj in runs:
+            j = on[(id(rj), _name(t))]
+            out.append(Step(j, None, repetitions, j.name))
     return out
 
 
@@ -119,17 +161,14 @@ def describe(order, model_jobs, real_jobs, targets, repetitions, paired=frozense
     if order == "grouped":
         rows += [("model", j.impl, j.variant, j.ds["label"], "1-%d" % repetitions)
                  for j in model_jobs]
-        rows += [("real", _name(t), rj[1], rj[2]["label"], "1-%d" % repetitions)
+        rows += [("real", _name(t), rj.variant, rj.ds["label"], "1-%d" % repetitions)
                  for t in targets for rj in real_jobs]
         return rows
     gs = groups(model_jobs, real_jobs)
     for s in steps(gs, targets, repetitions, paired):
         rep = "%d/%d" % (s.rep + 1, repetitions)
-        if s.kind == "model":
-            rows.append(("model", s.job.impl, s.job.variant, s.job.ds["label"], rep))
-        else:
-            rows.append(("real", _name(s.target), s.job[1], s.job[2]["label"], rep))
+        rows.append((s.job.side, s.job.impl, s.job.variant, s.job.ds["label"], rep))
     for g in gs:
-        rows += [("real", _name(t), rj[1], rj[2]["label"], "(from dump)")
+        rows += [("real", _name(t), rj.variant, rj.ds["label"], "(from dump)")
                  for t in targets for rj in g.derived]
     return rows

@@ -405,7 +405,7 @@ def end_to_end():
         check("Real A/B" in md, "report has no real A/B section")
 
         # The same measured in two halves: the real runs alone (--real-only),
-        # the model alone, then one folder from both (--fill-from).
+        # the model alone, then one folder from both (jsonbench join).
         common = [sys.executable, "-m", "jsonbench.reproduce", "--no-build",
                   "--build-dir", BUILD, "--claims", claims_path,
                   "--repetitions", "1", "--only", "t-good", "--no-report"]
@@ -418,9 +418,11 @@ def end_to_end():
         check(p.returncode == 0, "--real-only: exit %d:\n%s"
               % (p.returncode, (p.stdout + p.stderr)[-2000:]))
         # Before and after interleaved repetition by repetition.
-        order = [ln.split()[2] + ln.split(" rep ")[1].split()[0]
+        # Progress lines: "[i/N] ... left: rep r/R real TARGET variant ...".
+        order = [ln.split(" rep ")[1].split()[2] + ln.split(" rep ")[1].split()[0]
                  for ln in (p.stdout + p.stderr).splitlines()
-                 if ln.startswith("[real ")]
+                 if " elapsed, " in ln and " rep " in ln and
+                 ln.split(" rep ")[1].split()[1] == "real"]
         check(len(order) == 4 and order[0][-3:] == order[1][-3:] == "1/2"
               and order[0][:-3] != order[1][:-3]
               and order[2][-3:] == order[3][-3:] == "2/2",
@@ -433,12 +435,10 @@ def end_to_end():
                            capture_output=True, text=True, timeout=300)
         check(p.returncode == 0, "model half: exit %d" % p.returncode)
         both = os.path.join(tmp, "both")
-        p = subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
-                            "--build-dir", BUILD, "--claims", claims_path,
-                            "--from-results", model_out, "--fill-from", real_out,
-                            "--out", both], env=env, capture_output=True,
-                           text=True, timeout=300)
-        check(p.returncode == 0, "--fill-from: exit %d:\n%s"
+        p = subprocess.run([sys.executable, "-m", "jsonbench", "join",
+                            model_out, real_out, "--out", both], env=env,
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, "join: exit %d:\n%s"
               % (p.returncode, (p.stdout + p.stderr)[-2000:]))
         with open(os.path.join(both, "report.md")) as f:
             md = f.read()
@@ -469,10 +469,8 @@ def end_to_end():
                 json.dump(meta, f)
             pieces.append(piece)
         def join(primary, other, out):
-            return subprocess.run([sys.executable, "-m", "jsonbench.reproduce",
-                                   "--build-dir", BUILD, "--claims", claims_path,
-                                   "--ovs-claims", real_path,
-                                   "--from-results", primary, "--fill-from", other,
+            return subprocess.run([sys.executable, "-m", "jsonbench", "join",
+                                   "--ovs-claims", real_path, primary, other,
                                    "--out", out], env=env, capture_output=True,
                                   text=True, timeout=300)
 

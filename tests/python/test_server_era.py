@@ -13,7 +13,7 @@ without a tree; an unknown era pairs as "reference (server era
 unknown)", never as calibration.  Then the report on stand-in results
 whose real runs lack the era titles each pair by what the tree says (and
 "reference, server era unknown" when the tree is gone), and reproduce's
---fill-from join records the derived era with how it was told."""
+`jsonbench join` records the derived era with how it was told."""
 
 import json
 import os
@@ -177,7 +177,7 @@ with tempfile.TemporaryDirectory() as tmp:
     os.rename(tree + ".gone", tree)
     R._derived.clear()
 
-    # --- --fill-from records what it can tell, and how.
+    # --- jsonbench join records what it can tell, and how.
     entries = [dict(e) for e in index]
     tgts = [dict(t) for t in targets]
     reproduce._record_eras(entries, tgts, None)

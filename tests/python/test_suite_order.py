@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 from jsonbench import report  # noqa: F401  (before compare: it imports compare)
-from jsonbench import compare, suite, suite_order
+from jsonbench import backends, compare, suite, suite_order
 from jsonbench.realovs import gbench as rgbench
 from jsonbench.realovs import suite_jobs
 from jsonbench.realovs import workloads as real_workloads
@@ -73,7 +73,7 @@ def test_plan():
 
     rows = suite_order.describe("grouped", jobs, real, targets, 3)
     want = [("model", j.impl, j.variant, j.ds["label"], "1-3") for j in jobs]
-    want += [("real", t, rj[1], rj[2]["label"], "1-3") for t in targets for rj in real]
+    want += [("real", t, rj.variant, rj.ds["label"], "1-3") for t in targets for rj in real]
     check(rows == want, "grouped order is the plan's: every model job, then every "
           "real one per target:\n  got  %s" % rows)
     check([r[2] for r in rows if r[0] == "real"][:3] == ["dump", "load", "compact"],
@@ -95,7 +95,7 @@ def test_plan():
     # A real load without a real dump on its dataset runs on its own.
     only_load = [j for j in jobs if j.workload == "load"]
     gs = suite_order.groups(only_load, suite_jobs.plan(only_load))
-    check(len(gs) == 1 and [rj[0] for rj in gs[0].real_runs] == ["load"]
+    check(len(gs) == 1 and [rj.workload for rj in gs[0].real_runs] == ["load"]
           and not gs[0].derived, "a real load with no dump beside it runs itself")
 
 
@@ -110,9 +110,9 @@ class Recorder:
         self.calls = {}
 
     def model(self, orig):
-        def run_processes(args, job, tmp, runs, hf_path, tag=""):
+        def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag=""):
             self.seq.append(("model", job.variant, job.ds["label"], runs))
-            return orig(args, job, tmp, runs, hf_path, tag)
+            return orig(job, cmd, reps_dir, tmp, runs, hf_path, tag)
         return run_processes
 
     def real(self, workload):
@@ -134,8 +134,8 @@ def run_suite(argv, rec):
     target = Target("ovs-standin", {p: "/bin/false" for p in
                                      ("ovsdb-server", "ovsdb-tool", "ovsdb-client", "ovs-appctl")},
                     "2.5.0", commit="0" * 40, compiler="none", representation="plain")
-    saved = (suite.run_processes, suite_jobs.targets, real_workloads.get)
-    suite.run_processes = rec.model(saved[0])
+    saved = (backends.run_processes, suite_jobs.targets, real_workloads.get)
+    backends.run_processes = rec.model(saved[0])
     suite_jobs.targets = lambda args, log: ([target], [])
     real_workloads.get = rec.real
     out = io.StringIO()
@@ -143,7 +143,7 @@ def run_suite(argv, rec):
         with contextlib.redirect_stdout(out):
             rc = suite.main(argv)
     finally:
-        suite.run_processes, suite_jobs.targets, real_workloads.get = saved
+        backends.run_processes, suite_jobs.targets, real_workloads.get = saved
     return rc, out.getvalue()
 
 

@@ -53,8 +53,8 @@ def main():
         db = os.path.join(tmp, "nb.ovsdb")
         generate_tiny_nb(GEN, ROOT, db)
         out = os.path.join(tmp, "res")
-        p = cli(tmp, "run", "--installed", "--ovs-tree", bad,
-                "--ovs-ref", "HEAD", "--cache-dir", cache,
+        p = cli(tmp, "run", "--ovs-installed", "--ovs-tree", bad,
+                "--ovs-ref", "HEAD", "--ovs-cache-dir", cache,
                 "--dataset", db, "--workloads", "load",
                 "--repetitions", "1", "--out", out)
         if p.returncode != 1:
@@ -79,7 +79,7 @@ def main():
                  % meta)
         stamp = os.stat(meta_path).st_mtime_ns
         p = cli(tmp, "build", "--ovs-tree", bad, "--ovs-ref", "HEAD",
-                "--cache-dir", cache)
+                "--ovs-cache-dir", cache)
         if p.returncode != 1 or "cached failed build" not in p.stderr:
             fail("second run: %d %s" % (p.returncode, p.stderr))
         if os.stat(meta_path).st_mtime_ns != stamp:
@@ -97,7 +97,7 @@ def main():
                   "cp Makefile.in Makefile\n")
         for attempt in (1, 2):
             p = cli(tmp, "build", "--ovs-tree", good, "--ovs-ref", "HEAD",
-                    "--cache-dir", cache)
+                    "--ovs-cache-dir", cache)
             if p.returncode:
                 fail("good build %d: %s" % (attempt, p.stderr))
             fields = p.stdout.split("\t")
@@ -141,7 +141,7 @@ def main():
             if found:
                 os.symlink(found, os.path.join(bindir, tool))
         p = cli(tmp, "build", "--ovs-tree", booting, "--ovs-ref", "HEAD",
-                "--cache-dir", cache, PATH=bindir, JSONBENCH_NO_INSTALL="1")
+                "--ovs-cache-dir", cache, PATH=bindir, JSONBENCH_NO_INSTALL="1")
         if p.returncode != 1 or "autoreconf" not in p.stderr \
                 or "deps.sh --ovs-build" not in p.stderr:
             fail("missing autoreconf: exit %d\n%s" % (p.returncode, p.stderr))

@@ -45,7 +45,7 @@ def main():
             f.write("--- a/lib/json.c\n+++ b/lib/json.c\n@@ -1,2 +1,2 @@\n"
                     " no such line in OVS\n-nor this one\n+patched\n")
         before = set(os.listdir(CACHE)) if os.path.isdir(CACHE) else set()
-        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
+        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--ovs-cache-dir", CACHE,
                 "--ovs-patch", stale)
         new = {k for k in set(os.listdir(CACHE)) - before
                if not k.endswith(".lock") and "-" in k[4:]}
@@ -54,7 +54,7 @@ def main():
             fail("stale patch on the tarball: %s (cached: %s)"
                  % (p.stderr[-1500:], new))
         print("ok: a patch that does not apply to the tarball is named")
-        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE)
+        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--ovs-cache-dir", CACHE)
         if p.returncode:
             fail("build failed:\n%s" % p.stderr)
         name, version, key, server = p.stdout.strip().split("\t")
@@ -67,7 +67,7 @@ def main():
             fail("build.json: %s" % meta)
         stamp = os.stat(meta_path).st_mtime_ns
         t0 = time.monotonic()
-        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
+        p = cli(tmp, "build", "--ovs-tarball", TARBALL, "--ovs-cache-dir", CACHE,
                 timeout=120)
         if p.returncode or os.stat(meta_path).st_mtime_ns != stamp:
             fail("second build was not a cache hit: %s" % p.stderr)
@@ -78,7 +78,7 @@ def main():
         db = os.path.join(tmp, "nb.ovsdb")
         generate_tiny_nb(GEN, ROOT, db)
         out = os.path.join(tmp, "res")
-        p = cli(tmp, "run", "--ovs-tarball", TARBALL, "--cache-dir", CACHE,
+        p = cli(tmp, "run", "--ovs-tarball", TARBALL, "--ovs-cache-dir", CACHE,
                 "--dataset", db, "--workloads", "load", "--repetitions", "1",
                 "--out", out, timeout=300)
         if p.returncode:

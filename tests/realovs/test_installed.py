@@ -49,7 +49,7 @@ def env_for(tmp):
 
 
 def runner(tmp, out, datasets, workloads, reps=1):
-    argv = [sys.executable, "-m", "jsonbench.realovs", "run", "--installed",
+    argv = [sys.executable, "-m", "jsonbench.realovs", "run", "--ovs-installed",
             "--workloads", workloads, "--repetitions", str(reps),
             "--out", out]
     for d in datasets:
@@ -195,7 +195,7 @@ def test_monitor(tmp):
     db = gen(tmp, "sb", 0.01)
     out = os.path.join(tmp, "res-mon")
     argv = runner(tmp, out, [db], "monitor") + [
-        "--clients", "2", "--batches", "3", "--batch-rows", "5"]
+        "--clients", "2", "--workload-opts", "batches=3,batch_rows=5"]
     p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
                        text=True, timeout=RUN_TIMEOUT)
     if p.returncode:
@@ -235,8 +235,8 @@ def test_txn(tmp):
     """The project's C client: C concurrent clients x M inserts."""
     db = gen(tmp, "nb", 0.002)
     out = os.path.join(tmp, "res-txn")
-    argv = runner(tmp, out, [db], "txn") + ["--clients", "3", "--txns",
-                                            "40"]
+    argv = runner(tmp, out, [db], "txn") + ["--clients", "3", "--workload-opts",
+                                            "txns=40"]
     p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
                        text=True, timeout=RUN_TIMEOUT)
     if p.returncode:
@@ -259,7 +259,7 @@ def test_raft(tmp):
     """A 3-server cluster on unix sockets, K transactions to the leader."""
     db = gen(tmp, "nb", 0.002)
     out = os.path.join(tmp, "res-raft")
-    argv = runner(tmp, out, [db], "raft") + ["--entries", "20"]
+    argv = runner(tmp, out, [db], "raft") + ["--workload-opts", "entries=20"]
     p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
                        text=True, timeout=RUN_TIMEOUT)
     if p.returncode:

@@ -242,7 +242,7 @@ def main():
         git(tree, "reset", "-q", "--hard", "HEAD~1")
         before = set(os.listdir(cache))
         p = cli(tmp, "build", "--ovs-tree", tree, "--ovs-ref", "HEAD",
-                "--ovs-patch", bad, "--cache-dir", cache)
+                "--ovs-patch", bad, "--ovs-cache-dir", cache)
         check(p.returncode == 1, "bad patch: exit %d" % p.returncode)
         check(p.stdout.startswith("ovs-HEAD\t"), "base target still built: "
               "%r" % p.stdout)
@@ -257,20 +257,20 @@ def main():
               "base %s: %s" % (head[:12], new))
         p = cli(tmp, "build", "--ovs-tree", tree, "--ovs-ref", "HEAD",
                 "--ovs-patch", os.path.join(tmp, "missing.patch"),
-                "--cache-dir", cache)
+                "--ovs-cache-dir", cache)
         check(p.returncode == 1 and "missing.patch: no such file" in p.stderr,
               "missing patch file named: %s" % p.stderr)
 
         # A bad ref is named; the other target still builds.
         p = cli(tmp, "build", "--ovs-tree", tree, "--ovs-ref",
-                "no-such-ref,HEAD", "--cache-dir", cache)
+                "no-such-ref,HEAD", "--ovs-cache-dir", cache)
         check(p.returncode == 1 and "no-such-ref" in p.stderr and
               "ovs-HEAD\t" in p.stdout,
               "bad ref named, the rest goes on: %s" % p.stderr)
 
         # A configure variant.
         p = cli(tmp, "build", "--ovs-tree", tree, "--ovs-ref", "HEAD@je",
-                "--ovs-configure", "je=LIBS=-ljemalloc", "--cache-dir", cache)
+                "--ovs-configure", "je=LIBS=-ljemalloc", "--ovs-cache-dir", cache)
         check(p.returncode == 0 and p.stdout.startswith("ovs-HEAD@je\t"),
               "variant built: %s %s" % (p.stdout, p.stderr))
         if p.returncode == 0:
@@ -285,7 +285,7 @@ def main():
                   t7.context().get("ovs_configure_variant") == "je",
                   "jemalloc variant recorded: %s" % t7.context())
         p = cli(tmp, "build", "--ovs-tree", tree, "--ovs-ref", "HEAD@nope",
-                "--cache-dir", cache)
+                "--ovs-cache-dir", cache)
         check(p.returncode != 0 and "@nope is not declared" in p.stderr,
               "undeclared variant refused: %s" % p.stderr)
 

@@ -85,20 +85,12 @@ def targets_from_args(args, log=sys.stderr):
     return targets, failures
 
 
-def add_target_args(p):
-    p.add_argument("--installed", action="store_true",
-                   help="the installed ovsdb-server & co. (Debian package)")
-    p.add_argument("--ovs-tree", help="OVS git work tree or bare git dir")
-    p.add_argument("--ovs-ref", help="comma-separated refs to build "
-                   "(e.g. v3.6.0,9669b50f5^,9669b50f5)")
-    p.add_argument("--ovs-tarball", action="append",
-                   help="an OVS release tarball to build (repeatable)")
-    add_patch_args(p, "--ovs-patch", "--ovs-configure")
-    p.add_argument("--cache-dir", help="build cache (default "
-                   "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
-    p.add_argument("--jobs", type=int, default=2, help="make -j (2)")
-    p.add_argument("--retry-failed", action="store_true",
-                   help="rebuild commits whose cached build failed")
+EXAMPLES = """examples:
+  scripts/real-ovs.sh run --ovs-installed --scale 0.01 --workloads load,dump
+  scripts/real-ovs.sh run --ovs-tree ~/ovs --ovs-ref 9669b50f5^,9669b50f5 --dataset nb.db
+  scripts/real-ovs.sh build --ovs-tree ~/ovs --ovs-ref v3.6.0
+  scripts/real-ovs.sh tables results/A results/B
+(docs/real-ovs.md)"""
 
 
 def add_patch_args(p, patch_opt, configure_opt):
@@ -127,13 +119,17 @@ def _terminate(signum, frame):
 def main(argv):
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGHUP, _terminate)
-    p = argparse.ArgumentParser(prog="real-ovs.sh", description=__doc__)
+    from . import runner, suite_jobs, tables
+    p = argparse.ArgumentParser(prog="real-ovs.sh", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=EXAMPLES)
     sub = p.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="build refs into the cache, run nothing")
-    add_target_args(b)
-    r = sub.add_parser("run", help="run workloads on real OVS targets")
-    add_target_args(r)
-    from . import runner, tables
+    b = sub.add_parser("build", help="build refs into the cache, run nothing",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    suite_jobs.add_args(b)
+    r = sub.add_parser("run", help="run workloads on real OVS targets",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    suite_jobs.add_args(r)
     runner.add_run_args(r)
     t = sub.add_parser("tables", help="model-vs-real and real A/B tables "
                        "(markdown) from results folders")
@@ -141,7 +137,10 @@ def main(argv):
     args = p.parse_args(argv)
     if args.cmd == "tables":
         return tables.main(args)
-    targets, failures = targets_from_args(args)
+    # Here the installed binaries run only when asked (the suite adds them
+    # as a reference by default).
+    args.ovs_installed = bool(args.ovs_installed)
+    targets, failures = suite_jobs.targets(args, sys.stderr)
     if args.cmd == "build":
         for t in targets:
             print("%s\t%s\t%s\t%s" % (t.name, t.version, t.commit,

@@ -10,10 +10,9 @@ runs what it supports of the model's plan: load, dump, compact, monitor
 (one run per client count: it has no composition modes), txn and raft
 (once, not per raft mode).
 
-Order: run() is the grouped one (every target's jobs, each job's
-repetitions back to back); the interleaved order (jsonbench.suite_order,
-the default) calls run_rep() per repetition and document()/write() once a
-dataset and workload is done.
+plan() gives real job templates (jsonbench.jobs.Job, side "real"); the
+order (jsonbench.suite_order) puts them on each target, jsonbench.execute
+runs them through jsonbench.backends.RealBackend.
 """
 
 import argparse
@@ -21,11 +20,9 @@ import os
 import shutil
 
 from . import build as build_mod
-from . import gbench
 from . import runner
 from . import workloads as wl
 from .cli import add_patch_args, patch_specs, ref_name, targets_from_args
-from .proc import RunError
 from .target import PROGRAMS
 
 
@@ -110,8 +107,9 @@ def parse_pairs(values):
 
 
 def plan(model_jobs):
-    """[(workload, variant, dataset, opts)] of real runs for the model's
-    jobs: one per dataset x workload, monitor once per client count."""
+    """Real job templates (jobs.Job, side "real") for the model's jobs:
+    one per dataset x workload, monitor once per client count."""
+    from ..jobs import Job
     seen, out = set(), []
     for j in model_jobs:
         w, opts = j.workload, {}
@@ -132,93 +130,12 @@ def plan(model_jobs):
         if key in seen:
             continue
         seen.add(key)
-        out.append((w, variant, j.ds, opts))
+        out.append(Job(None, w, variant, j.ds, opts, clients=opts.get("clients"),
+                       side="real"))
     # dump before load on a dataset: load reuses dump's server start.
     rank = {"dump": 0, "load": 1}
-    out.sort(key=lambda x: rank.get(x[0], 2))
+    out.sort(key=lambda x: rank.get(x.workload, 2))
     return out
-
-
-def entry(target, workload, variant, ds, opts, rel):
-    return {"file": rel, "impl": target.name, "workload": workload,
-            "variant": variant, "dataset": ds["label"],
-            "kind": ds["kind"].upper(), "scale": ds["scale"],
-            "form": ds["form"], "clients": opts.get("clients"),
-            "mode": None, "params": " ".join(
-                "%s=%s" % kv for kv in sorted(opts.items())
-                if kv[0] != "txn_client"),
-            "allocator": getattr(target, "allocator", "glibc"),
-            "source": "harness", "real_ovs": True,
-            "ovs_version": target.version, "ovs_commit": target.commit,
-            "ovs_representation": target.representation,
-            "ovs_server_era": target.server_era}
-
-
-def job_opts(args, workload, opts, cache):
-    """The job's runner options; txn gets the C client, built once
-    ('cache' is a dict kept across jobs)."""
-    if workload != "txn":
-        return opts
-    if "txn_client" not in cache:
-        cache["txn_client"] = runner.txn_client(argparse.Namespace(
-            txn_client=None, build_dir=args.build_dir,
-            cache_dir=args.ovs_cache_dir))
-    return dict(opts, txn_client=cache["txn_client"])
-
-
-def job_name(target, variant, ds):
-    return "%s__%s__%s" % (ds["label"], variant, target.name)
-
-
-def failure(target, variant, ds, error):
-    return {"job": job_name(target, variant, ds), "impl": target.name,
-            "error": str(error)[:2000]}
-
-
-def write(target, job, doc, out_dir):
-    """Writes one real job's document into out_dir/runs/; returns its
-    index entry."""
-    w, variant, ds, opts = job
-    doc["context"]["suite_variant"] = variant
-    rel = os.path.join("runs", job_name(target, variant, ds) + ".json")
-    gbench.write_atomic(os.path.join(out_dir, rel), doc)
-    return entry(target, w, variant, ds, opts, rel)
-
-
-def document(target, job, reps):
-    """The document of one real job from its repetitions' rows."""
-    w, _variant, ds, opts = job
-    return runner.job_document(target, w, ds, reps, ds.get("sha256", ""),
-                               opts)
-
-
-def run(args, tgts, jobs, out_dir, on_result, log):
-    """Runs every (target, job), each job's repetitions back to back (the
-    grouped order); on_result(entry or None, failure or None) after each."""
-    shared, cache = {}, {}
-    total = len(tgts) * len(jobs)
-    i = 0
-    for t in tgts:
-        for w, variant, ds, opts in jobs:
-            i += 1
-            log("[real %d/%d] %-14s %-20s %s" % (i, total, t.name, variant,
-                                                  ds["label"]))
-            opts = job_opts(args, w, opts, cache)
-            try:
-                doc = runner.run_job(t, w, ds, args.repetitions,
-                                     ds.get("sha256", ""), shared, opts)
-            except (RunError, OSError) as e:
-                log("    FAILED: %s" % e)
-                on_result(None, failure(t, variant, ds, e))
-                continue
-            on_result(write(t, (w, variant, ds, opts), doc, out_dir), None)
-
-
-def run_rep(args, target, job, cache):
-    """One repetition of one real job (the interleaved order): its rows.
-    Raises RunError or OSError."""
-    w, _variant, ds, opts = job
-    return runner.run_one(target, w, ds, job_opts(args, w, opts, cache))
 
 
 def target_names(args):

@@ -8,14 +8,15 @@ import os
 import sys
 
 from . import document, results
-from .charts import Charts
-from .sections import SECTIONS
+# The sections and charts (matplotlib) load when a report is generated, so
+# that importing jsonbench.report (compare does) needs no matplotlib.
 
 
 class Context:
     """What every section gets: the results, chart helper, output folder."""
 
     def __init__(self, rs, out_dir):
+        from .charts import Charts
         self.results = rs
         self.out_dir = out_dir
         self.charts = Charts(out_dir)
@@ -44,6 +45,7 @@ def generate(results_dir, out_dir=None, title=None, sections=None,
     out_dir = out_dir or (results_dir if os.path.isdir(results_dir)
                           else os.path.dirname(results_dir) or ".")
     os.makedirs(out_dir, exist_ok=True)
+    from .sections import SECTIONS
     ctx = Context(rs, out_dir)
     built = []
     for mod in sections or SECTIONS:
@@ -66,20 +68,34 @@ def generate(results_dir, out_dir=None, title=None, sections=None,
     return html_path
 
 
+EXAMPLES = """examples:
+  reports/generate.py results/20260101T000000Z-abc1234
+  scripts/jsonbench report results/reproduce-... --publish reports/reference"""
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="reports/generate.py",
                                  description="Generate report.md and report.html (+ charts/) "
-                                             "from a results folder.")
+                                             "from a results folder.", epilog=EXAMPLES,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results", help="results folder (results/<stamp>-<commit>/) or a JSON file")
     ap.add_argument("--out", help="output folder (default: the results folder)")
-    ap.add_argument("--title")
     ap.add_argument("--ovs-tree", metavar="DIR",
-                    help="an OVS git tree (work tree or bare git dir) holding the real "
-                         "builds' commits: tells the server code era of runs that did not "
-                         "record it")
+                    help="an OVS git tree holding the real builds' commits: tells the "
+                         "server code era of runs that did not record it")
+    ap.add_argument("--publish", metavar="DIR",
+                    help="also copy report.md and its charts to DIR (e.g. reports/reference)")
     args = ap.parse_args(argv)
-    path = generate(args.results, args.out, args.title,
-                    ovs_trees=[args.ovs_tree] if args.ovs_tree else None)
+    trees = [args.ovs_tree] if args.ovs_tree else None
+    if os.path.exists(os.path.join(args.results, "claims-run.json")) and not args.out:
+        # A claims reproduction: its own title and claims table.
+        from .. import reproduce
+        reproduce.render(os.path.abspath(args.results), args.ovs_tree, args.publish)
+        return 0
+    path = generate(args.results, args.out, ovs_trees=trees)
     print("report: %s" % path)
     print("report: %s" % os.path.join(os.path.dirname(path), "report.md"))
+    if args.publish:
+        from .. import reproduce
+        reproduce.publish_report(os.path.dirname(path), args.publish)
     return 0

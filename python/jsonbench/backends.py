@@ -1,0 +1,204 @@
+"""The backends that turn jobs (jsonbench.jobs) into processes, one per
+side; jsonbench.execute calls them.
+
+  probe(job, tmp)        one warm-up process (raises when it fails)
+  run(step, tmp)         step.runs processes of step.job; returns what
+                         finish() needs (raises RuntimeError, OSError,
+                         ValueError or realovs RunError on failure)
+  finish(job, results, tmp)
+                         writes runs/<job>.json from the results of all
+                         the job's steps; returns [(job, index entry)]
+                         (a real dump also gives the real load it holds)
+
+ModelBackend runs the harness executables, each repetition a process:
+timed by hyperfine (its whole-process times become '<workload>/process'
+rows, the export goes to hyperfine/) or, hyperfine=False, run directly.
+RealBackend runs real OVS builds through jsonbench.realovs.runner."""
+
+import argparse
+import glob
+import os
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+
+from . import build, gbench, resultsdir
+
+
+def run(cmd):
+    """subprocess.run(cmd) capturing text output, the process and its
+    children in a process group of their own: when the caller is
+    interrupted (Ctrl-C, SIGTERM: KeyboardInterrupt) the whole group is
+    stopped, so no harness process outlives an interrupted hyperfine."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate()
+    except BaseException:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+                p.wait(timeout=5)
+                break
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                continue
+        raise
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
+def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag=""):
+    """hyperfine --runs 'runs' of the job's harness command line whose results file
+    is __RESULTS__ and output __OUTPUT__: each process writes its own
+    results file into reps_dir ('tag' in its name: calls of one job stay
+    apart even if a pid comes back).  Returns hyperfine's export."""
+    shell_cmd = shlex.join(cmd).replace(
+        "__RESULTS__", shlex.quote(reps_dir) + "/rep-%s$$.json" % tag).replace(
+        "__OUTPUT__", shlex.quote(tmp) + "/out-$$")
+    hf = run(["hyperfine", "--runs", str(runs), "--warmup", "0",
+              "--style", "none", "--export-json", hf_path, shell_cmd])
+    for p in glob.glob(os.path.join(tmp, "out-*")):
+        os.unlink(p)
+    if hf.returncode != 0:
+        raise RuntimeError("hyperfine failed: %s" % (hf.stderr or hf.stdout)[-1500:])
+    return gbench.read(hf_path)
+
+
+def combine_hyperfine(docs):
+    """One hyperfine export of the runs of several calls (one run each in
+    an interleaved order), so the job's file reads as one call's."""
+    res = [d["results"][0] for d in docs]
+    if len(res) == 1:
+        return {"results": res}
+    times = [t for r in res for t in r.get("times", [])]
+    out = dict(res[0], times=times,
+               exit_codes=[c for r in res for c in r.get("exit_codes", [])],
+               mean=statistics.mean(times), median=statistics.median(times),
+               stddev=statistics.stdev(times) if len(times) > 1 else None,
+               min=min(times), max=max(times),
+               user=statistics.mean(r.get("user", 0.0) for r in res),
+               system=statistics.mean(r.get("system", 0.0) for r in res))
+    return {"results": [out]}
+
+
+class ModelBackend:
+    def __init__(self, out_dir, exes, repetitions, seed=1, allocator="glibc",
+                 probe=True, hyperfine=True, sha256=True):
+        self.out_dir = out_dir
+        self.exes = exes                # impl -> executable
+        self.repetitions = repetitions
+        self.seed = seed
+        self.allocator = allocator
+        self.probing = probe
+        self.hyperfine = hyperfine
+        self.sha256 = sha256
+
+    def cmd(self, job, results, output):
+        return build.harness_cmd(self.exes[job.impl], job.workload, job.ds.get("path") or None,
+                                 job.opts, self.seed, results, output, sha256=self.sha256)
+
+    def _reps_dir(self, job, tmp):
+        path = os.path.join(tmp, job.name)
+        os.makedirs(path, exist_ok=True)
+        return path
+
+    def probe(self, job, tmp):
+        if not self.probing:
+            return
+        cmd = self.cmd(job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
+        r = run(cmd)
+        if r.returncode != 0:
+            raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(cmd),
+                                                     (r.stderr or r.stdout)[-1500:]))
+
+    def run(self, step, tmp):
+        job = step.job
+        reps_dir = self._reps_dir(job, tmp)
+        if not self.hyperfine:
+            res = os.path.join(reps_dir, "rep-%d.json" % (step.rep or 0))
+            out = os.path.join(tmp, "output")
+            cmd = self.cmd(job, res, out)
+            r = run(cmd)
+            if os.path.exists(out):
+                os.unlink(out)
+            if r.returncode != 0:
+                raise RuntimeError("exit %d: %s: %s" % (r.returncode, shlex.join(cmd),
+                                                         (r.stderr or r.stdout).strip()[-800:]))
+            return gbench.read(res)
+        if step.rep is None:
+            hf_path = os.path.join(self.out_dir, "hyperfine", job.name + ".json")
+        else:
+            hf_path = os.path.join(tmp, "hf-%s-%d.json" % (job.name, step.rep))
+        return run_processes(job, self.cmd(job, "__RESULTS__", "__OUTPUT__"), reps_dir, tmp,
+                             step.runs, hf_path, tag="" if step.rep is None else "%d-" % step.rep)
+
+    def finish(self, job, results, tmp):
+        reps_dir = self._reps_dir(job, tmp)
+        if self.hyperfine:
+            rep_files = sorted(glob.glob(os.path.join(reps_dir, "rep-*.json")),
+                               key=os.path.getmtime)
+            if len(rep_files) != self.repetitions:
+                raise RuntimeError("expected %d harness results files, found %d"
+                                   % (self.repetitions, len(rep_files)))
+            hf_doc = combine_hyperfine(results)
+            gbench.write_atomic(os.path.join(self.out_dir, "hyperfine", job.name + ".json"),
+                                hf_doc)
+            merged = gbench.merge_repetitions([gbench.read(p) for p in rep_files],
+                                              hyperfine=hf_doc, workload=job.workload)
+        else:
+            merged = gbench.merge_repetitions(results, workload=job.workload)
+            if job.ds.get("sha256"):
+                merged["context"]["dataset_sha256"] = job.ds["sha256"]
+        merged["context"]["suite_variant"] = job.variant
+        rel = os.path.join("runs", job.name + ".json")
+        gbench.write_atomic(os.path.join(self.out_dir, rel), merged)
+        shutil.rmtree(reps_dir, ignore_errors=True)
+        e = resultsdir.entry(job, rel, self.allocator)
+        if not self.hyperfine:
+            e.pop("hyperfine", None)
+        return [(job, e)]
+
+
+class RealBackend:
+    def __init__(self, out_dir, build_dir=None, cache_dir=None, txn_client=None):
+        self.out_dir = out_dir
+        self.build_dir = build_dir
+        self.cache_dir = cache_dir
+        self.txn_client = txn_client
+
+    def probe(self, job, tmp):
+        pass
+
+    def opts(self, job):
+        """The job's runner options; txn gets the C client, built once."""
+        if job.workload != "txn":
+            return job.opts
+        from .realovs import runner
+        if not self.txn_client:
+            self.txn_client = runner.txn_client(argparse.Namespace(
+                build_dir=self.build_dir, ovs_cache_dir=self.cache_dir))
+        return dict(job.opts, txn_client=self.txn_client)
+
+    def run(self, step, tmp):
+        from .realovs import runner
+        job = step.job
+        return [runner.run_one(job.target, job.workload, job.ds, self.opts(job))
+                for _ in range(step.runs)]
+
+    def finish(self, job, results, tmp):
+        from .realovs import runner
+        reps = [rows for r in results for rows in r]
+        out = [(job, self._write(job, reps))]
+        for d in job.derived:
+            out.append((d, self._write(d, runner.load_from_dump(reps))))
+        return out
+
+    def _write(self, job, reps):
+        from .realovs import runner
+        doc = runner.job_document(job.target, job.workload, job.ds, reps,
+                                  job.ds.get("sha256", ""), job.opts)
+        doc["context"]["suite_variant"] = job.variant
+        rel = os.path.join("runs", job.name + ".json")
+        gbench.write_atomic(os.path.join(self.out_dir, rel), doc)
+        return resultsdir.entry(job, rel)

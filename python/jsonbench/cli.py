@@ -1,0 +1,101 @@
+"""jsonbench: the project's one command line (scripts/jsonbench; the
+scripts/*.sh wrappers call the same code).
+
+Every subcommand's --help is short and ends with examples; options shared
+between subcommands have one name and one default (jsonbench.options)."""
+
+import argparse
+import os
+import sys
+
+EXAMPLES = """subcommands:
+  run       the suite: every impl x workload, report   (scripts/suite.sh)
+  claims    reproduce the seeds' claims                 (scripts/reproduce.sh)
+  gate      the CI regression gate                      (scripts/gate.sh)
+  compare   two result sets, Mann-Whitney U             (scripts/compare)
+  report    (re)render a results folder's report        (reports/generate.py)
+  join      a claims folder plus the runs another has   (was --fill-from)
+  ovs       real OVS: build, run, tables                (scripts/real-ovs.sh)
+  impls     the impls a build defines
+
+examples:
+  scripts/jsonbench run --impls plain,ovs --workloads load,dump
+  scripts/jsonbench run --resume results/20260101T000000Z-abc1234
+  scripts/jsonbench claims --scale 1
+  scripts/jsonbench compare results/A results/B
+  scripts/jsonbench report results/R
+  scripts/jsonbench join results/reproduce-MODEL results/reproduce-REAL --out results/NEW
+  scripts/jsonbench ovs run --ovs-installed --scale 0.01
+scripts/jsonbench SUBCOMMAND --help for each one's options."""
+
+
+def join(argv):
+    from . import options as O
+    from . import realclaims, reproduce
+    ap = argparse.ArgumentParser(
+        prog="scripts/jsonbench join",
+        description="A new claims results folder: PRIMARY plus every run it lacks (or that "
+                    "failed there) taken from OTHER, e.g. a --real-only reproduction's real "
+                    "OVS runs or the scale-capped monitor claims of a smaller-scale one; the "
+                    "report names the source.  Join again to add a third folder.",
+        epilog="example:\n  scripts/jsonbench join results/reproduce-A results/reproduce-B "
+               "--out results/reproduce-AB", formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("primary")
+    ap.add_argument("other")
+    ap.add_argument("--out", required=True, metavar="DIR", help="the new folder (must not exist)")
+    ap.add_argument("--ovs-claims", default=realclaims.DEFAULT_FILE,
+                    help="the real-OVS pairs file that judges the real runs when it names "
+                         "the same builds (default claims/real-ovs.json)")
+    O.ovs_tree(ap, "an OVS git tree holding the real builds' commits (their server code era)")
+    O.no_report(ap)
+    args = ap.parse_args(argv)
+    out = os.path.abspath(args.out)
+    reproduce.fill(os.path.abspath(args.primary), os.path.abspath(args.other), out,
+                   args.ovs_claims)
+    if not args.no_report:
+        reproduce.render(out, args.ovs_tree)
+    return 0
+
+
+def impls(argv):
+    from . import build
+    return build.main(["impls"] + argv)
+
+
+def command(name):
+    if name == "run":
+        from .suite import main
+    elif name == "claims":
+        from .reproduce import main
+    elif name == "gate":
+        from .gate import main
+    elif name == "compare":
+        from .compare import main
+    elif name == "report":
+        from .report import main
+    elif name == "ovs":
+        from .realovs.cli import main
+    elif name == "join":
+        main = join
+    elif name == "impls":
+        main = impls
+    else:
+        return None
+    return main
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help"):
+        print("usage: scripts/jsonbench SUBCOMMAND [options]\n\n" + __doc__.split("\n\n")[0]
+              + "\n\n" + EXAMPLES)
+        return 0 if argv else 2
+    fn = command(argv[0])
+    if fn is None:
+        sys.stderr.write("jsonbench: unknown subcommand %r (scripts/jsonbench --help)\n"
+                         % argv[0])
+        return 2
+    return fn(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,66 @@
+"""The options the commands share, defined once: one name per setting and
+the same default everywhere (scripts/jsonbench and the scripts/*.sh
+wrappers).  Real OVS targets' options are defined in
+jsonbench.realovs.suite_jobs.add_args (the suite and the real runner)."""
+
+import os
+
+from . import ROOT
+
+REPETITIONS = 5      # Mann-Whitney needs >= 4 per side for p < 0.05
+
+
+def repetitions(ap, what="processes per job"):
+    ap.add_argument("--repetitions", type=int, default=REPETITIONS,
+                    help="%s, each a process (default %d)" % (what, REPETITIONS))
+
+
+def seed(ap):
+    ap.add_argument("--seed", type=int, default=1, help="dataset and harness seed (default 1)")
+
+
+def build_dir(ap, default="build"):
+    ap.add_argument("--build-dir", default=default,
+                    help="meson build dir (default %s)" % (default or "build/"))
+
+
+def no_build(ap):
+    ap.add_argument("--no-build", action="store_true", help="do not run meson/ninja")
+
+
+def out(ap, default):
+    ap.add_argument("--out", metavar="DIR", help="results folder (default %s)" % default)
+
+
+def resume(ap, what="jobs"):
+    ap.add_argument("--resume", metavar="FOLDER",
+                    help="finish an interrupted run: only the %s FOLDER lacks run, with the "
+                         "options it was started with (another commit's or plan's folder "
+                         "is refused)" % what)
+
+
+def dry_run(ap):
+    ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+
+
+def no_report(ap):
+    ap.add_argument("--no-report", action="store_true", help="skip report.md/report.html")
+
+
+def dataset(ap):
+    ap.add_argument("--dataset", action="append", default=[], metavar="FILE",
+                    help="an OVSDB file to use instead of generated ones (repeatable; "
+                         "kind NB/SB from its schema)")
+
+
+def ovs_tree(ap, help_text="OVS git work tree or bare git dir"):
+    ap.add_argument("--ovs-tree", metavar="DIR", help=help_text)
+
+
+def ovs_cache_dir(ap):
+    ap.add_argument("--ovs-cache-dir", metavar="DIR", help="real OVS build cache (default "
+                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
