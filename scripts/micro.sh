@@ -6,11 +6,10 @@
 #                      build if it does not exist, then brought up to date
 #   --impls A,B,...    only these impls (default: every jsonbench-micro-*)
 #   --min-time S       --benchmark_min_time per benchmark (default: 0.1)
-#   --repetitions N    --benchmark_repetitions (default: 1); the table shows
-#                      medians over repetitions
-#   --rounds N         run all impls N times, interleaved, and merge each
-#                      impl's rounds (default: 1); fairer than repetitions
-#                      when the machine's load changes during the run
+#   --repetitions N    run all impls N times, interleaved (one process per
+#                      impl and repetition), and merge each impl's runs
+#                      (default: 1; each benchmark already repeats inside
+#                      its process for --min-time); the table shows medians
 #   --filter REGEX     --benchmark_filter (default: all benchmarks)
 #   --all              more tables (serialize variants, clone, destroy,
 #                      allocation counts)
@@ -26,7 +25,6 @@ build=build
 impls=""
 min_time=0.1
 repetitions=1
-rounds=1
 filter=""
 all=""
 out=""
@@ -36,7 +34,6 @@ while [ $# -gt 0 ]; do
     --impls) impls=$2; shift 2 ;;
     --min-time) min_time=$2; shift 2 ;;
     --repetitions) repetitions=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
     --filter) filter=$2; shift 2 ;;
     --all) all=--all; shift ;;
     --out) out=$2; shift 2 ;;
@@ -46,8 +43,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-case $rounds$repetitions in
-  *[!0-9]*|0*) echo "micro.sh: --rounds and --repetitions take a count >= 1" >&2
+case $repetitions in
+  *[!0-9]*|0*|"") echo "micro.sh: --repetitions takes a count >= 1" >&2
                exit 2 ;;
 esac
 
@@ -69,8 +66,7 @@ if [ -z "$impls" ]; then
   exit 1
 fi
 
-args=(--benchmark_min_time="$min_time"
-      --benchmark_repetitions="$repetitions")
+args=(--benchmark_min_time="$min_time")
 [ -z "$filter" ] || args+=(--benchmark_filter="$filter")
 args+=("$@")
 
@@ -81,9 +77,9 @@ ninja -C "$build" $(printf 'bench/jsonbench-micro-%s ' $impl_list) >/dev/null
 [ -n "$out" ] || out=results/micro-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$out"
 
-for round in $(seq 1 "$rounds"); do
+for round in $(seq 1 "$repetitions"); do
   for impl in $impl_list; do
-    echo "micro.sh: $impl (round $round/$rounds) ..." >&2
+    echo "micro.sh: $impl (repetition $round/$repetitions) ..." >&2
     # Written to a temp name and renamed, so a report is never half there.
     part=$out/$impl.round$round.json
     if ! "$build/bench/jsonbench-micro-$impl" "${args[@]}" \
@@ -100,11 +96,11 @@ done
 
 reports=()
 for impl in $impl_list; do
-  if [ "$rounds" -eq 1 ]; then
+  if [ "$repetitions" -eq 1 ]; then
     mv "$out/$impl.round1.json" "$out/$impl.json"
   else
     /usr/bin/python3 bench/micro-merge.py "$out/$impl.json" \
-      $(seq -f "$out/$impl.round%g.json" 1 "$rounds")
+      $(seq -f "$out/$impl.round%g.json" 1 "$repetitions")
     rm -f "$out/$impl".round*.json
   fi
   reports+=("$out/$impl.json")

@@ -227,7 +227,6 @@ def parse_args(argv):
                     "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
     ap.add_argument("--ovs-retry-failed", action="store_true",
                     help="rebuild targets whose cached build failed")
-    ap.add_argument("--jobs", type=int, default=2, help="make -j (2)")
     ap.add_argument("--data-dir", help="where the tiny datasets go "
                     "(default <build>/gate-data)")
     ap.add_argument("--threshold", action="append", default=[],
@@ -239,7 +238,7 @@ def parse_args(argv):
     ap.add_argument("--only", metavar="DATASET/WORKLOAD,...",
                     help="measure only these of %s" % ",".join(
                         "%s/%s" % j for j in JOBS))
-    ap.add_argument("--json", metavar="FILE",
+    ap.add_argument("--out", metavar="FILE",
                     help="also write both builds' figures and verdicts here")
     args = ap.parse_args(argv)
     if not args.ovs_patch:
@@ -266,7 +265,7 @@ def build_pair(args):
         try:
             out.append(rbuild.build_spec(
                 args.ovs_tree, spec, variants=variants,
-                cache_dir=args.ovs_cache_dir, jobs=args.jobs,
+                cache_dir=args.ovs_cache_dir, jobs=2,
                 retry_failed=args.ovs_retry_failed,
                 say=lambda m: log("gate --series: " + m)))
         except (rbuild.BuildError, FileNotFoundError) as exc:
@@ -323,8 +322,8 @@ def main(argv):
             "; ".join(p.get("subjects", []))))
     print_table(rows)
     print(summary(status, rows))
-    if args.json:
-        gbench.write_atomic(args.json, {
+    if args.out:
+        gbench.write_atomic(args.out, {
             "base": dict(base.context(), name=base.name,
                          figures=figures["base"]),
             "patched": dict(patched.context(), name=patched.name,

@@ -86,7 +86,7 @@ def main():
 
         p = gate(tmp, a.build_root, "--ovs-tree", tree, "--ovs-ref", "HEAD",
                  "--ovs-patch", series, "--only", "nb/load",
-                 "--json", os.path.join(tmp, "series.json"))
+                 "--out", os.path.join(tmp, "series.json"))
         check(p.returncode == 0, "A/A series gate passes: exit %d\n%s\n%s"
               % (p.returncode, p.stdout, p.stderr[-2000:]))
         check("ovs-HEAD -> ovs-HEAD+series" in p.stdout and
@@ -94,7 +94,7 @@ def main():
               "nb/load:alloc_blocks" in p.stdout,
               "output names targets, patch and figures:\n" + p.stdout)
         check(os.path.exists(os.path.join(tmp, "series.json")),
-              "--json written")
+              "--out written")
 
         p = gate(tmp, a.build_root, "--ovs-tree", tree, "--ovs-ref", "HEAD",
                  "--ovs-patch", bad, "--only", "nb/load")

@@ -25,6 +25,7 @@ ENTRY_POINTS = [
     ("jsonbench.reproduce", []),
     ("jsonbench.compare", []),
     ("jsonbench.gate", []),
+    ("jsonbench.gateseries", []),
     ("jsonbench.report", []),
     ("jsonbench.build", []),
     ("jsonbench.realovs.cli", []),
