@@ -62,6 +62,20 @@ test_record(void)
     char line[128];
     snprintf(line, sizeof line, "OVSDB JSON 3 %s", sha);
     CHECK(!ovsdb_record_parse_header(line, strlen(line), &length, back));
+    /* The length as OVS's strtoul() reads it: white space and '+' before
+     * it are fine, 0 is not. */
+    snprintf(line, sizeof line, "OVSDB JSON +3 %s", sha);
+    CHECK(!ovsdb_record_parse_header(line, strlen(line), &length, back));
+    CHECK(length == 3);
+    snprintf(line, sizeof line, "OVSDB JSON  \t+7 %s", sha);
+    CHECK(!ovsdb_record_parse_header(line, strlen(line), &length, back));
+    CHECK(length == 7);
+    snprintf(line, sizeof line, "OVSDB JSON 0 %s", sha);
+    CHECK(error_has(ovsdb_record_parse_header(line, strlen(line), &length,
+                                              back), "bad length"));
+    snprintf(line, sizeof line, "OVSDB JSON -3 %s", sha);
+    CHECK(error_has(ovsdb_record_parse_header(line, strlen(line), &length,
+                                              back), "bad length"));
     snprintf(line, sizeof line, "OVSDB JSON x3 %s", sha);
     CHECK(error_has(ovsdb_record_parse_header(line, strlen(line), &length,
                                               back), "bad length"));
