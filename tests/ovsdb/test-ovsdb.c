@@ -332,6 +332,20 @@ test_schema(void)
     datum_destroy(&d, mt);
     ds_destroy(&text);
 
+    /* No table with "isRoot" (OVS writes none when all are roots): every
+     * table is a root, as in OVS. */
+    json = json_from_string("{\"name\": \"S\", \"tables\": {"
+                            "\"T\": {\"columns\": {\"c\": {\"type\": "
+                            "\"string\"}}}, \"U\": {\"columns\": {}, "
+                            "\"isRoot\": false}}}");
+    struct db_schema *all;
+    CHECK(!db_schema_from_json(json, &all));
+    json_destroy(json);
+    if (all) {
+        CHECK(all->tables[0]->is_root && all->tables[1]->is_root);
+        db_schema_destroy(all);
+    }
+
     /* Errors name the table and column. */
     json = json_from_string("{\"name\": \"S\", \"tables\": {\"T\": "
                             "{\"columns\": {\"c\": {\"type\": \"strin\"}}}}}");
