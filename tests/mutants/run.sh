@@ -4,10 +4,13 @@
 # tests its header names and says whether any of them failed (caught) or
 # all passed (survived).  Not part of the default test run (minutes).
 #
-# usage: tests/mutants/run.sh [--scratch DIR] [PATCH...]
+# usage: tests/mutants/run.sh [--scratch DIR | --in-place] [PATCH...]
 #   DIR defaults to ../wt-scratch-<branch> beside the repository's
 #   worktree; it is created with `git worktree add --detach` at HEAD (the
 #   committed tree: commit first) and reset to HEAD before each mutant.
+#   --in-place uses this worktree and its build directories instead (no
+#   second build; the tree must be clean; each patch is reverted with
+#   `git apply -R`).
 #
 # Each patch starts with header lines:
 #   # kind: described | held-out
@@ -15,23 +18,44 @@
 #   # build: build | build-asan        (build-asan: ASan+UBSan, as test.sh)
 #   # targets: ninja targets to build, '-' for none, empty for all
 #   # tests: meson test names (any failure = caught)
-# The table goes to stdout; per-mutant logs to DIR/mutants-log/.
+# The table goes to stdout; per-mutant logs to $TMPDIR/mutants-log.PID/.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 branch=$(git rev-parse --abbrev-ref HEAD)
 scratch="$root/../wt-scratch-$branch"
+in_place=0
 if [ "${1:-}" = "--scratch" ]; then scratch=$2; shift 2; fi
+if [ "${1:-}" = "--in-place" ]; then in_place=1; scratch=$root; shift; fi
 patches=("$@")
 if [ ${#patches[@]} -eq 0 ]; then patches=("$root"/tests/mutants/*.patch); fi
 
 head=$(git rev-parse HEAD)
-if [ ! -d "$scratch" ]; then
-  git worktree add --detach "$scratch" "$head" >/dev/null || exit 1
+if [ $in_place = 1 ]; then
+  if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+    echo "run.sh --in-place: the worktree has changes; commit them" >&2
+    exit 1
+  fi
+else
+  if [ ! -d "$scratch" ]; then
+    git worktree add --detach "$scratch" "$head" >/dev/null || exit 1
+  fi
+  git -C "$scratch" checkout -q --detach "$head" \
+    && git -C "$scratch" reset -q --hard \
+    && git -C "$scratch" clean -qfd -e build -e build-asan -e mutants-log \
+    || exit 1
 fi
-git -C "$scratch" checkout -q --detach "$head" && git -C "$scratch" reset -q --hard \
-  && git -C "$scratch" clean -qfd -e build -e build-asan -e mutants-log || exit 1
-mkdir -p "$scratch/mutants-log"
+logs=${TMPDIR:-/tmp}/mutants-log.$$
+mkdir -p "$logs"
+# Undoes the applied patch: the scratch tree is reset, this one reverted.
+revert() {  # revert PATCH
+  if [ $in_place = 1 ]; then
+    git -C "$scratch" apply -R "$1"
+  else
+    git -C "$scratch" reset -q --hard
+  fi
+}
+trap '[ -n "${applied:-}" ] && revert "$applied"' EXIT
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -52,11 +76,11 @@ for p in "${patches[@]}"; do
                   -Db_sanitize=address,undefined -Db_lundef=false ;;
     *) build=build; setup build -Dbuildtype=release ;;
   esac
-  log=$scratch/mutants-log/$name.log
-  git -C "$scratch" reset -q --hard
+  log=$logs/$name.log
   if ! git -C "$scratch" apply "$p" 2>"$log"; then
     printf '%-32s %-10s %-8s %s\n' "$name" "$kind" "NO-APPLY" "-"; continue
   fi
+  applied=$p
   # Build: the named targets (and what the tests need was built before).
   if [ "$targets" = "-" ]; then
     :
@@ -84,10 +108,10 @@ for p in "${patches[@]}"; do
   printf '%-32s %-10s %-8s %s\n' "$name" "$kind" "$result" "${failing[*]:--}"
   # Back to the clean tree, and rebuild what the mutant touched so the next
   # one starts from clean executables.
-  git -C "$scratch" reset -q --hard
+  revert "$p"; applied=
   if [ "$targets" != "-" ]; then
     # shellcheck disable=SC2086
     nice -n 5 ninja -C "$scratch/$build" -j2 $targets >>"$log" 2>&1
   fi
 done
-echo "caught $caught of $total; held-out caught $held_caught of $held"
+echo "caught $caught of $total; held-out caught $held_caught of $held (logs: $logs)"
