@@ -11,6 +11,9 @@
 #   --in-place uses this worktree and its build directories instead (no
 #   second build; the tree must be clean; each patch is reverted with
 #   `git apply -R`).
+#   --build DIR (after the above) runs the 'build' mutants in DIR, an
+#   existing build directory of the tree (e.g. a non-LTO debug one, whose
+#   links take seconds instead of minutes).
 #
 # Each patch starts with header lines:
 #   # kind: described | held-out
@@ -24,9 +27,10 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 branch=$(git rev-parse --abbrev-ref HEAD)
 scratch="$root/../wt-scratch-$branch"
-in_place=0
+in_place=0 build_dir=
 if [ "${1:-}" = "--scratch" ]; then scratch=$2; shift 2; fi
 if [ "${1:-}" = "--in-place" ]; then in_place=1; scratch=$root; shift; fi
+if [ "${1:-}" = "--build" ]; then build_dir=$2; shift 2; fi
 patches=("$@")
 if [ ${#patches[@]} -eq 0 ]; then patches=("$root"/tests/mutants/*.patch); fi
 
@@ -74,7 +78,8 @@ for p in "${patches[@]}"; do
   case $build in
     build-asan) setup build-asan -Dbuildtype=debugoptimized -Db_lto=false \
                   -Db_sanitize=address,undefined -Db_lundef=false ;;
-    *) build=build; setup build -Dbuildtype=release ;;
+    *) build=${build_dir:-build}
+       [ -n "$build_dir" ] || setup build -Dbuildtype=release ;;
   esac
   log=$logs/$name.log
   if ! git -C "$scratch" apply "$p" 2>"$log"; then
