@@ -25,15 +25,23 @@ ovsdb_record_parse_header(const char *line, size_t n, uint64_t *lengthp,
                        "<sha1>\")");
     }
 
-    /* At most 18 digits: a length that overflows nothing downstream. */
+    /* The length as OVS reads it (strtoul()): white space and a '+' may
+     * precede it, and it may not be 0.  At most 18 digits: a length that
+     * overflows nothing downstream. */
     const char *p = line + sizeof magic - 1;
+    while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r'))) {
+        p++;
+    }
+    if (p < end && *p == '+') {
+        p++;
+    }
     uint64_t length = 0;
     int digits = 0;
     while (p < end && *p >= '0' && *p <= '9' && digits < 18) {
         length = length * 10 + (*p++ - '0');
         digits++;
     }
-    if (!digits || p >= end || *p != ' ') {
+    if (!digits || !length || p >= end || *p != ' ') {
         return xstrdup("bad length in record header");
     }
     p++;

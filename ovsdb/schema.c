@@ -234,6 +234,18 @@ db_schema_from_json(const struct json *json, struct db_schema **schemap)
         }
     }
     xfree(sorted);
+
+    /* As in OVS: a schema with no root table (written before "isRoot"
+     * existed, or by OVS itself, which leaves "isRoot" out when every table
+     * is a root) has every table in the root set. */
+    bool any_root = false;
+    for (unsigned int i = 0; i < s->n_tables; i++) {
+        any_root |= s->tables[i]->is_root;
+    }
+    for (unsigned int i = 0; i < s->n_tables && !any_root; i++) {
+        s->tables[i]->is_root = true;
+    }
+
     for (unsigned int i = 0; i < s->n_tables && !error; i++) {
         struct table_schema *t = s->tables[i];
         for (unsigned int j = 0; j < t->n_columns && !error; j++) {

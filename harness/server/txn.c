@@ -680,7 +680,11 @@ collect_changes_cb(struct txn *txn, struct txn_row *tr,
 }
 
 /* Removes from column 'i' of 'row' every element whose key is in 'keys'
- * (dangling weak references, or references to rows deleted now). */
+ * (dangling weak references, or references to rows deleted now).  If
+ * 'keys' has values and the column is a map, a pair goes only if its value
+ * matches too, as OVS subtracts pairs: a map key that this transaction
+ * points at another row keeps its new value when the old one's row is
+ * deleted. */
 static void
 remove_keys(struct row *row, const struct table_schema *ts, unsigned int i,
             const struct datum *keys)
@@ -696,7 +700,10 @@ remove_keys(struct row *row, const struct table_schema *ts, unsigned int i,
     for (unsigned int j = 0; j < d->n; j++) {
         bool drop = false;
         for (unsigned int k = 0; k < keys->n && !drop; k++) {
-            drop = atom_equals(&d->keys[j], &keys->keys[k], t->key.type);
+            drop = (atom_equals(&d->keys[j], &keys->keys[k], t->key.type)
+                    && (!d->values || !keys->values
+                        || atom_equals(&d->values[j], &keys->values[k],
+                                       t->value.type)));
         }
         if (drop) {
             atom_destroy(&d->keys[j], t->key.type);

@@ -62,6 +62,20 @@ test_record(void)
     char line[128];
     snprintf(line, sizeof line, "OVSDB JSON 3 %s", sha);
     CHECK(!ovsdb_record_parse_header(line, strlen(line), &length, back));
+    /* The length as OVS's strtoul() reads it: white space and '+' before
+     * it are fine, 0 is not. */
+    snprintf(line, sizeof line, "OVSDB JSON +3 %s", sha);
+    CHECK(!ovsdb_record_parse_header(line, strlen(line), &length, back));
+    CHECK(length == 3);
+    snprintf(line, sizeof line, "OVSDB JSON  \t+7 %s", sha);
+    CHECK(!ovsdb_record_parse_header(line, strlen(line), &length, back));
+    CHECK(length == 7);
+    snprintf(line, sizeof line, "OVSDB JSON 0 %s", sha);
+    CHECK(error_has(ovsdb_record_parse_header(line, strlen(line), &length,
+                                              back), "bad length"));
+    snprintf(line, sizeof line, "OVSDB JSON -3 %s", sha);
+    CHECK(error_has(ovsdb_record_parse_header(line, strlen(line), &length,
+                                              back), "bad length"));
     snprintf(line, sizeof line, "OVSDB JSON x3 %s", sha);
     CHECK(error_has(ovsdb_record_parse_header(line, strlen(line), &length,
                                               back), "bad length"));
@@ -317,6 +331,20 @@ test_schema(void)
     CHECK(!strcmp(ds_cstr(&text), "[\"map\",[[\"b\",3]]]"));
     datum_destroy(&d, mt);
     ds_destroy(&text);
+
+    /* No table with "isRoot" (OVS writes none when all are roots): every
+     * table is a root, as in OVS. */
+    json = json_from_string("{\"name\": \"S\", \"tables\": {"
+                            "\"T\": {\"columns\": {\"c\": {\"type\": "
+                            "\"string\"}}}, \"U\": {\"columns\": {}, "
+                            "\"isRoot\": false}}}");
+    struct db_schema *all;
+    CHECK(!db_schema_from_json(json, &all));
+    json_destroy(json);
+    if (all) {
+        CHECK(all->tables[0]->is_root && all->tables[1]->is_root);
+        db_schema_destroy(all);
+    }
 
     /* Errors name the table and column. */
     json = json_from_string("{\"name\": \"S\", \"tables\": {\"T\": "
