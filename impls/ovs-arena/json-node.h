@@ -316,7 +316,7 @@ array_push(struct json *json, struct json *element)
 static inline struct json *
 node_detach(struct json *json)
 {
-    if (node_in_arena(json)) {
+    if (json && node_in_arena(json)) {
         struct json *copy = json_deep_clone(json);
         json_destroy(json);
         arena_stats.detaches++;
