@@ -150,7 +150,12 @@ bool json_equal(const struct json *, const struct json *);
  * json_parser_finish() returns the tree, or (the OVS convention) a
  * JSON_STRING node holding the error message. */
 enum {
-    JSPF_TRAILER = 1 << 0       /* Reject non-space input after the value. */
+    JSPF_TRAILER = 1 << 0,      /* Reject non-space input after the value. */
+    /* The text is a database file's record (the database read path): the
+     * caller keeps nothing of the tree but json_clone()s and frees it whole
+     * soon.  A hint: an impl may put such a tree in an arena that goes with
+     * its root (impls/ovs-arena); the others ignore it. */
+    JSPF_DATABASE = 1 << 1
 };
 struct json_parser *json_parser_create(int flags);
 size_t json_parser_feed(struct json_parser *, const char *, size_t);

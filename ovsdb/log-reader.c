@@ -313,7 +313,8 @@ log_reader_next(struct log_reader *r, struct json **jsonp, char **errorp)
         return -1;
     }
 
-    struct json_parser *parser = json_parser_create(JSPF_TRAILER);
+    struct json_parser *parser = json_parser_create(JSPF_TRAILER
+                                                     | JSPF_DATABASE);
     if (!read_data(r, parser, &scan, errorp)
         || (*errorp = check_data(r, &scan, want_sha1)) != NULL) {
         json_parser_abort(parser);

@@ -1,10 +1,12 @@
 /* The table of workloads, in --help order, and the load phase they share. */
 #include "workloads/workload.h"
 
+#include <malloc.h>
 #include <string.h>
 
 #include "server/db.h"
 #include "server/db-file.h"
+#include "json.h"
 #include "measure/phases.h"
 #include "util.h"
 
@@ -27,6 +29,22 @@ load_boundary_step(void)
     /* volatile: the compiler must not drop the malloc/free pair. */
     void *volatile block = xmalloc_as(XALLOC_OTHER, LOAD_BOUNDARY_BYTES);
     xfree(block);
+}
+
+/* True if the impl's features list 'feature'. */
+static bool
+impl_has_feature(const char *feature)
+{
+    size_t len = strlen(feature);
+    for (const char *p = json_impl_info()->features; p && *p; ) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t) (comma - p) : strlen(p);
+        if (n == len && !memcmp(p, feature, len)) {
+            return true;
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    return false;
 }
 
 const struct workload *const workloads[] = {
@@ -58,6 +76,12 @@ workload_load_phase(struct phases *p, const struct workload_options *o,
     char *error = db_load_file(o->dataset, dbp, stats);
     if (!error) {
         phases_items(p, db_n_rows(*dbp));
+        if (impl_has_feature("trim-after-read")) {
+            /* A server that gives malloc's free memory back to the OS once
+             * it has read its database (impls/ovs-copytrim, the control
+             * for ovs-arena): part of the load. */
+            malloc_trim(0);
+        }
         if (load_boundary == LOAD_BOUNDARY_FIRST_ANSWER) {
             load_boundary_step();
         }

@@ -1,6 +1,6 @@
 /* Runs one impl over JSONTestSuite.
  *
- * usage: jsontestsuite [--dump FILE] SUITE_DIR
+ * usage: jsontestsuite [--database] [--dump FILE] SUITE_DIR
  *
  * For every file of SUITE_DIR/test_parsing the outcome (accept or reject)
  * and, for a rejected file, the error message byte for byte must be what
@@ -11,6 +11,9 @@
  *   - an accepted document serializes, re-parses and re-serializes to
  *     identical bytes, compact, sorted and pretty;
  *   - clone and deep clone are equal to the original and hash alike.
+ * --database parses with JSPF_DATABASE (the database read path, which an
+ * impl may build differently, e.g. in an arena); the expectations are the
+ * same.
  * --dump writes every outcome and serialization to FILE, so that a separate
  * test can check that all impls produce byte-identical output. */
 #include <stdint.h>
@@ -33,11 +36,14 @@ outcome_text(struct json *json, bool *accepted)
                      : xstrdup(json_string(json));
 }
 
+/* Flags of the chunked parses (--database adds JSPF_DATABASE). */
+static int parser_flags = JSPF_TRAILER;
+
 /* Parses 'doc' feeding chunks of sizes from 'next_chunk'. */
 static struct json *
 parse_chunked(const char *doc, size_t len, size_t (*next_chunk)(void))
 {
-    struct json_parser *p = json_parser_create(JSPF_TRAILER);
+    struct json_parser *p = json_parser_create(parser_flags);
     size_t pos = 0;
     while (pos < len) {
         size_t n = next_chunk();
@@ -284,12 +290,17 @@ main(int argc, char *argv[])
     FILE *dump = NULL;
     int i = 1;
 
-    if (argc > 2 && !strcmp(argv[1], "--dump")) {
-        dump_name = argv[2];
-        i = 3;
+    if (argc > i + 1 && !strcmp(argv[i], "--database")) {
+        parser_flags |= JSPF_DATABASE;
+        i++;
+    }
+    if (argc > i + 2 && !strcmp(argv[i], "--dump")) {
+        dump_name = argv[i + 1];
+        i += 2;
     }
     if (argc != i + 1) {
-        fprintf(stderr, "usage: %s [--dump FILE] SUITE_DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s [--database] [--dump FILE] SUITE_DIR\n",
+                argv[0]);
         return 2;
     }
     const char *suite = argv[i];

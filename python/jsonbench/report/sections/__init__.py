@@ -2,11 +2,11 @@
 build(ctx) -> document.Section or None (None: nothing to show for this run).
 A new section is a new module plus one line here."""
 
-from . import (claims, overview, before_after, model_vs_real, real_ab, workloads,
-               scaling, distributions, processes, micro, environment, counters,
-               summary, breakdown)
+from . import (claims, overview, before_after, model_vs_real, real_ab, predictions,
+               workloads, scaling, distributions, processes, micro, environment,
+               counters, summary, breakdown)
 
 # The summary comes first: the report leads with its answer.
 SECTIONS = [summary, claims, overview, before_after, model_vs_real, real_ab,
-            workloads, breakdown, scaling, distributions, counters, processes,
+            predictions, workloads, breakdown, scaling, distributions, counters, processes,
             micro, environment]

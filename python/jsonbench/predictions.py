@@ -1,0 +1,300 @@
+"""Predictions: what the model says a real OVS patch will do, recorded as
+data before the patch is measured (claims/predictions/*.json, format in
+claims/README.md), and judged against the real measurement once its
+"real" field is filled in.
+
+    python3 -m jsonbench.predictions make --before ovs --after ovs-arena \\
+        --id ovs-arena --title ... --patch patches/ovs/arena-read-path \\
+        --command '...' --note '...' -o claims/predictions/ovs-arena.json \\
+        RESULTS...
+
+reads suite results (folders or single harness result files; `dump` runs
+on the snapshot form, `compact` runs on the log form) and writes the
+entry with the medians of every repetition.  The report's section
+"Predictions vs real patches" reads the folder (report/sections/
+predictions.py)."""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+from . import realclaims
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PREDICTIONS_DIR = os.path.join(ROOT, "claims", "predictions")
+
+# The calibration target of claims/real-ovs.json, where that file is not
+# at hand: within 30% of the real change, or within 3 points where the
+# real change is under 10%.
+DEFAULT_TARGET = {"relative": 0.3, "points": 3, "small_below_pct": 10}
+
+# metric -> (workloads, form, [phases summed], field, scale to unit, unit).
+# The load phase is the same code in every workload: its figures come from
+# the load and dump runs alike (as the real runner takes load from its
+# dump runs).
+METRICS = {
+    "rss_after_load": (("load", "dump"), "snapshot", ["load"], "rss_bytes", 1 / 2**20, "MiB"),
+    "peak_rss_load": (("load", "dump"), "snapshot", ["load"], "peak_rss_bytes", 1 / 2**20,
+                      "MiB"),
+    "load_cpu": (("load", "dump"), "snapshot", ["load"], "cpu_time", 1.0, "s"),
+    "dump_cpu": (("dump",), "snapshot", ["dump"], "cpu_time", 1.0, "s"),
+    # Compaction as ovsdb-tool compact does it: read, write, free.
+    "compact_cpu": (("compact",), "log", ["load", "compact", "free"], "cpu_time", 1.0, "s"),
+}
+METRIC_LABELS = {
+    "rss_after_load": "RSS after load",
+    "peak_rss_load": "peak RSS during load",
+    "load_cpu": "load CPU",
+    "dump_cpu": "dump CPU",
+    "compact_cpu": "compaction CPU",
+}
+# Memory is measured to the page: robust.  CPU times vary with the load
+# of the machine.
+KIND = {"rss_after_load": "memory", "peak_rss_load": "memory",
+        "load_cpu": "time", "dump_cpu": "time", "compact_cpu": "time"}
+
+REQUIRED = ("id", "title", "patch", "model", "command", "measured", "note",
+            "predicted", "real")
+FIGURE_KEYS = ("dataset", "scale", "form", "metric", "before", "after",
+               "change_pct", "unit")
+
+
+class PredictionError(ValueError):
+    pass
+
+
+def change_pct(before, after):
+    return 100.0 * (after - before) / before if before else None
+
+
+# ------------------------------------------------------------------ files
+
+def check_figure(f, where):
+    missing = [k for k in FIGURE_KEYS if k not in f]
+    if missing:
+        raise PredictionError("%s: figure without %s" % (where, ", ".join(missing)))
+    if f["metric"] not in METRICS:
+        raise PredictionError("%s: unknown metric %r" % (where, f["metric"]))
+
+
+def check(doc, where):
+    """Raises PredictionError naming 'where' if 'doc' is not a prediction."""
+    if not isinstance(doc, dict):
+        raise PredictionError("%s: not a JSON object" % where)
+    missing = [k for k in REQUIRED if k not in doc]
+    if missing:
+        raise PredictionError("%s: missing %s" % (where, ", ".join(missing)))
+    model = doc["model"]
+    if not isinstance(model, dict) or not model.get("before") or not model.get("after"):
+        raise PredictionError("%s: model needs before and after impls" % where)
+    if not isinstance(doc["predicted"], list) or not doc["predicted"]:
+        raise PredictionError("%s: no predicted figures" % where)
+    for i, f in enumerate(doc["predicted"]):
+        check_figure(f, "%s: predicted[%d]" % (where, i))
+    real = doc["real"]
+    if real is not None:
+        if not isinstance(real, dict) or not isinstance(real.get("figures"), list):
+            raise PredictionError("%s: real must be null or hold figures" % where)
+        for i, f in enumerate(real["figures"]):
+            check_figure(f, "%s: real.figures[%d]" % (where, i))
+
+
+def load_dir(folder=PREDICTIONS_DIR):
+    """[(path, entry)] of every *.json in 'folder', sorted by name; a
+    missing folder is empty.  Raises PredictionError on a bad file."""
+    if not os.path.isdir(folder):
+        return []
+    out = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".json"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except ValueError as exc:
+            raise PredictionError("%s: %s" % (path, exc))
+        check(doc, path)
+        out.append((path, doc))
+    return out
+
+
+def commit_of(path):
+    """(sha, ISO date) of the commit that added 'path', or None when git or
+    the history is not at hand (or the file is not committed)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        r = subprocess.run(["git", "-C", folder, "log", "--diff-filter=A",
+                            "--follow", "--format=%H %cI", "--",
+                            os.path.basename(path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = r.stdout.split("\n") if r.returncode == 0 else []
+    lines = [l for l in lines if l.strip()]
+    if not lines:
+        return None
+    sha, date = lines[-1].split(" ", 1)     # The oldest: the first add.
+    return sha, date
+
+
+# --------------------------------------------------------------- verdicts
+
+def figure_key(f):
+    return (f["dataset"], float(f["scale"]), f["form"], f["metric"])
+
+
+def verdicts(doc, target=None):
+    """[(predicted figure, real figure or None, verdict or None)]: the
+    verdict is realclaims.target_verdict of the predicted change against
+    the real one ({"met", "how"})."""
+    target = target or DEFAULT_TARGET
+    real = {}
+    if doc.get("real"):
+        real = {figure_key(f): f for f in doc["real"]["figures"]}
+    out = []
+    for p in doc["predicted"]:
+        r = real.get(figure_key(p))
+        v = (realclaims.target_verdict(p.get("change_pct"), r.get("change_pct"), target)
+             if r else None)
+        out.append((p, r, v))
+    return out
+
+
+# ------------------------------------------------------ from suite results
+
+_LABEL = re.compile(r"^(nb|sb)-s([0-9.]+)-(snapshot|log)-")
+
+
+def _dataset_of(entry):
+    """(kind, scale, form) from the dataset's path or label."""
+    names = [entry.context.get("dataset", ""), entry.dataset or ""]
+    for n in names:
+        m = _LABEL.match(os.path.basename(n))
+        if m:
+            return m.group(1), float(m.group(2)), m.group(3)
+    return None
+
+
+def collect(paths):
+    """{(impl, kind, scale, form, workload): {rep id: {phase: metrics}}}
+    from suite results folders or harness result files."""
+    from .report import results
+    out = {}
+    for p in paths:
+        rs = results.load(p)
+        for e in rs.harness_entries():
+            ds = _dataset_of(e)
+            if not ds:
+                continue
+            key = (e.impl, ds[0], ds[1], ds[2], e.workload)
+            reps = out.setdefault(key, {})
+            for s in results.samples_of(e):
+                if "/" not in s.name:
+                    continue
+                wl, phase = s.name.split("/", 1)
+                if wl != e.workload:
+                    continue
+                reps.setdefault((e.path, s.rep), {})[phase] = s.metrics
+    return out
+
+
+def medians(data, impl, kind, scale, metric):
+    """(median, n) of 'metric' over the repetitions of 'impl', or None."""
+    workloads, form, phases, field, factor, _unit = METRICS[metric]
+    reps = {}
+    for workload in workloads:
+        reps.update(data.get((impl, kind, scale, form, workload), {}))
+    values = []
+    for rep in reps.values():
+        if all(ph in rep and field in rep[ph] for ph in phases):
+            values.append(sum(rep[ph][field] for ph in phases) * factor)
+    if not values:
+        return None
+    return statistics.median(values), len(values)
+
+
+def figures(data, before, after, scale=1.0, datasets=("nb", "sb"),
+            metrics=tuple(METRICS)):
+    """Predicted figures of 'after' against 'before' (medians), and the
+    repetition counts {(dataset, metric): (n_before, n_after)}."""
+    out, counts = [], {}
+    for kind in datasets:
+        for metric in metrics:
+            b = medians(data, before, kind, scale, metric)
+            a = medians(data, after, kind, scale, metric)
+            if not b or not a:
+                continue
+            unit = METRICS[metric][5]
+            digits = 1 if unit == "MiB" else 2
+            out.append({"dataset": kind, "scale": scale, "form": METRICS[metric][1],
+                        "metric": metric, "before": round(b[0], digits),
+                        "after": round(a[0], digits),
+                        "change_pct": round(change_pct(b[0], a[0]), 1),
+                        "unit": unit, "repetitions": [b[1], a[1]]})
+            counts[(kind, metric)] = (b[1], a[1])
+    return out, counts
+
+
+def make(args):
+    data = collect(args.results)
+    figs, _ = figures(data, args.before, args.after, scale=args.scale)
+    if not figs:
+        raise SystemExit("predictions: no %s and %s runs at scale %g in %s"
+                         % (args.before, args.after, args.scale, " ".join(args.results)))
+    doc = {"id": args.id, "title": args.title, "patch": args.patch,
+           "model": {"before": args.before, "after": args.after},
+           "command": args.command,
+           "measured": args.measured or datetime.datetime.now(
+               datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
+           "note": args.note, "predicted": figs, "real": None}
+    check(doc, args.output or "<stdout>")
+    text = json.dumps(doc, indent=1) + "\n"
+    if args.output:
+        tmp = args.output + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, args.output)
+    else:
+        sys.stdout.write(text)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="python3 -m jsonbench.predictions")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("make", help="a prediction entry from suite results")
+    m.add_argument("results", nargs="+", help="suite results folders or files")
+    m.add_argument("--before", required=True)
+    m.add_argument("--after", required=True)
+    m.add_argument("--scale", type=float, default=1.0)
+    m.add_argument("--id", required=True)
+    m.add_argument("--title", required=True)
+    m.add_argument("--patch", required=True)
+    m.add_argument("--command", required=True, help="the command that measured it")
+    m.add_argument("--note", default="")
+    m.add_argument("--measured", help="UTC date (default: now)")
+    m.add_argument("-o", "--output")
+    c = sub.add_parser("check", help="validate claims/predictions/")
+    c.add_argument("folder", nargs="?", default=PREDICTIONS_DIR)
+    args = ap.parse_args(argv)
+    if args.cmd == "make":
+        make(args)
+    else:
+        try:
+            entries = load_dir(args.folder)
+        except PredictionError as exc:
+            raise SystemExit("predictions: %s" % exc)
+        for path, doc in entries:
+            print("%s: %d figures, real %s" % (os.path.relpath(path), len(doc["predicted"]),
+                                                "filled" if doc["real"] else "null"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
