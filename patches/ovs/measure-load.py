@@ -28,6 +28,7 @@ The server is then stopped by its pid.  One JSON object per line goes to
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -137,17 +138,28 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--settle", type=float, default=0.0)
     ap.add_argument("--out")
+    ap.add_argument("--parallel", action="store_true",
+                    help="load each dataset into all targets at once (the "
+                    "same moment for each, on a busy machine)")
     args = ap.parse_args()
     targets = [t.split("=", 1) for t in args.target]
     dbs = [d.split("=", 1) for d in args.db]
     rows = []
     for rep in range(args.reps):
         for label, db in dbs:
-            for name, build in targets:
+            def one(name, build):
                 row = {"target": name, "dataset": label, "rep": rep,
+                       "parallel": args.parallel,
                        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                              time.gmtime())}
                 row.update(run_one(build, db, args.settle))
+                return row
+            if args.parallel:
+                with concurrent.futures.ThreadPoolExecutor(len(targets)) as ex:
+                    done = list(ex.map(lambda t: one(*t), targets))
+            else:
+                done = [one(name, build) for name, build in targets]
+            for row in done:
                 rows.append(row)
                 line = json.dumps(row)
                 print(line, flush=True)
