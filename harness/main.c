@@ -94,7 +94,7 @@ usage(FILE *stream)
 "  --help            this text\n"
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
-"  --mode tree|tree-cache|cache|direct|serialized  --table T\n"
+"  --mode tree|tree-cache|cache|direct|direct-each|serialized  --table T\n"
 "  --condition JSON  --initial kept|per-monitor  --send sockets|print|none\n"
 "  --txns M  --entries E  --followers F\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"

@@ -14,7 +14,11 @@
  *               serialized nodes, this is a full clone per client);
  *   direct      like cache, but each row is written straight into a buffer
  *               and wrapped with json_serialized_object_create_nocopy
- *               (seed 3).
+ *               (seed 3, composed once and shared);
+ *   direct-each every client gets its own update, each row written straight
+ *               into a buffer as in direct: seed 3 as ovsdb-server would
+ *               run it for monitors with a condition, composed per client
+ *               like tree (patches/ovs/monitor-rows-to-buffer).
  * The initial reply comes from the monitor's initial change set: kept
  * (the default, OVS since 07c27226e) it is built once, for the first
  * client, kept up to date by every commit, and in the cache modes its
@@ -60,11 +64,27 @@
 #include "util.h"
 #include "workloads/workload.h"
 
-enum monitor_mode { MODE_TREE, MODE_TREE_CACHE, MODE_CACHE, MODE_DIRECT };
+enum monitor_mode {
+    MODE_TREE, MODE_TREE_CACHE, MODE_CACHE, MODE_DIRECT, MODE_DIRECT_EACH
+};
 
 static const char *const mode_names[] = {
-    "tree", "tree-cache", "cache", "direct",
+    "tree", "tree-cache", "cache", "direct", "direct-each",
 };
+
+/* Whether each client's messages are composed for it alone (no json
+ * cache), and whether rows are written straight into a buffer. */
+static bool
+mode_per_client(enum monitor_mode mode)
+{
+    return mode == MODE_TREE || mode == MODE_DIRECT_EACH;
+}
+
+static bool
+mode_direct(enum monitor_mode mode)
+{
+    return mode == MODE_DIRECT || mode == MODE_DIRECT_EACH;
+}
 
 /* The mode named 'name', or -1. */
 static int
@@ -94,8 +114,8 @@ monitor_prepare(struct workload_options *o)
         o->mode = "tree";
     }
     if (mode_from_name(o->mode) < 0) {
-        return xasprintf("--mode: \"%s\" is not tree, tree-cache, cache or "
-                         "direct", o->mode);
+        return xasprintf("--mode: \"%s\" is not tree, tree-cache, cache, "
+                         "direct or direct-each", o->mode);
     }
     if (!o->initial) {
         o->initial = "kept";
@@ -256,17 +276,21 @@ compose_and_send(struct phases *p, struct monitor *m, int first_client,
 {
     const struct table_schema *ts = m->table->schema;
 
-    if (m->mode == MODE_TREE) {
+    bool direct = mode_direct(m->mode);
+
+    if (mode_per_client(m->mode)) {
         for (int c = first_client; c < first_client + n_clients; c++) {
             struct json *tu = update2_table_updates(
-                ts->name, update2_rows_tree(ts, rows, n, modified));
+                ts->name, (direct
+                           ? update2_rows_direct(ts, rows, n, modified)
+                           : update2_rows_tree(ts, rows, n, modified)));
             send_msg(p, m, wrap(tu, c, modified), c);
         }
         return;
     }
 
     struct json *cached = cache_entry(m, update2_table_updates(
-        ts->name, (m->mode != MODE_DIRECT
+        ts->name, (!direct
                    ? update2_rows_tree(ts, rows, n, modified)
                    : update2_rows_direct(ts, rows, n, modified))));
     for (int c = first_client; c < first_client + n_clients; c++) {
@@ -370,10 +394,10 @@ full_batch(struct phases *p, struct monitor *m,
         m->reply_bytes += serialize_msg(m, reply, o->clients);
 
         const char *table = m->table->schema->name;
-        if (m->mode == MODE_TREE) {
+        if (mode_per_client(m->mode)) {
             for (int c = 0; c < o->clients; c++) {
-                struct json *rows = monitor_changes_update2(&mc, &m->cond,
-                                                            false);
+                struct json *rows = monitor_changes_update2(
+                    &mc, &m->cond, mode_direct(m->mode));
                 if (rows) {
                     send_msg(p, m, update2_notification(
                                  update2_table_updates(table, rows)), c);
@@ -381,7 +405,7 @@ full_batch(struct phases *p, struct monitor *m,
             }
         } else {
             struct json *rows = monitor_changes_update2(
-                &mc, &m->cond, m->mode == MODE_DIRECT);
+                &mc, &m->cond, mode_direct(m->mode));
             if (rows) {
                 struct json *cached = cache_entry(
                     m, update2_table_updates(table, rows));
@@ -406,7 +430,7 @@ compose_initial(struct monitor *m, struct row **matching, size_t n_matching,
                 struct row **scratch)
 {
     const struct table_schema *ts = m->table->schema;
-    bool direct = m->mode == MODE_DIRECT;
+    bool direct = mode_direct(m->mode);
     struct json *rows;
 
     if (db_model == DB_MODEL_FULL) {
@@ -425,14 +449,15 @@ compose_initial(struct monitor *m, struct row **matching, size_t n_matching,
         if (m->per_monitor) {
             monitor_changes_destroy(cs);
         }
-    } else if (m->mode == MODE_TREE) {
+    } else if (mode_per_client(m->mode)) {
         size_t n = 0;
         for (size_t i = 0; i < m->table->n_rows; i++) {
             if (condition_matches(&m->cond, m->rows[i])) {
                 scratch[n++] = m->rows[i];
             }
         }
-        rows = update2_rows_tree(ts, scratch, n, NULL);
+        rows = (direct ? update2_rows_direct(ts, scratch, n, NULL)
+                : update2_rows_tree(ts, scratch, n, NULL));
     } else {
         rows = (direct ? update2_rows_direct(ts, matching, n_matching, NULL)
                 : update2_rows_tree(ts, matching, n_matching, NULL));
@@ -604,7 +629,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
         for (int c = 0; c < o->clients; c++) {
             double t0 = metrics_now_ms();
             struct json *tu;
-            if (m.mode == MODE_TREE) {
+            if (mode_per_client(m.mode)) {
                 tu = compose_initial(&m, matching, n_matching, scratch);
             } else {
                 if (!cached) {
@@ -745,7 +770,8 @@ const struct workload workload_monitor = {
     .help = "           --clients N (default 10), --batches K (default 5),\n"
             "           --batch-rows R rows modified per batch (default "
             "100),\n"
-            "           --mode tree|tree-cache|cache|direct (default tree),\n"
+            "           --mode tree|tree-cache|cache|direct|direct-each\n"
+            "           (default tree),\n"
             "           --initial kept|per-monitor: the initial change set\n"
             "           built once (default, OVS >= 07c27226e) or per client,\n"
             "           --output FILE: every message sent, one a line,\n"

@@ -59,7 +59,8 @@ def main():
 
         # Bytes produced per phase, over impls and modes.
         for workload, modes, phases, extra in [
-                ('monitor', ['tree', 'tree-cache', 'cache', 'direct'],
+                ('monitor', ['tree', 'tree-cache', 'cache', 'direct',
+                             'direct-each'],
                  ['initial', 'updates'],
                  ['--clients', '12', '--batches', '2', '--batch-rows',
                   '4'] + MONITOR_TABLE[kind]),
