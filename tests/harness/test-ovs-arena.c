@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "arena/arena.h"
-#include "db.h"
-#include "db-file.h"
+#include "server/db.h"
+#include "server/db-file.h"
 #include "json.h"
 #include "util.h"
 
