@@ -10,7 +10,8 @@ claims folder as the reproduction does), into a scratch copy and must give the s
 
 Not compared: the 'Model vs real OVS (calibration)' section, which shows
 the gate's latest calibration from today's baselines/gate.json when a run
-had no real OVS (a baseline refresh changes it, not the folder).
+had no real OVS (a baseline refresh changes it, not the folder), and
+'Predictions vs real patches', which shows today's claims/predictions/.
 
 After a deliberate change to the report generator, refresh the stored
 reports with: test_fixture_render.py SOURCE_ROOT --update
@@ -30,15 +31,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from testkit import Checks  # noqa: E402
 
 check = Checks()
-VOLATILE = "## Model vs real OVS (calibration)"
+# Sections that show today's project data rather than the folder's.
+VOLATILE = ("## Model vs real OVS (calibration)", "## Predictions vs real patches")
 
 
 def normalized(text, folder, name):
     text = text.replace(folder, name)
-    start = text.find(VOLATILE)
-    if start >= 0:
-        end = text.find("\n## ", start + len(VOLATILE))
-        text = text[:start] + VOLATILE + "\n\n(not compared)\n" + (text[end:] if end >= 0
+    for head in VOLATILE:
+        start = text.find(head)
+        if start >= 0:
+            end = text.find("\n## ", start + len(head))
+            text = text[:start] + head + "\n\n(not compared)\n" + (text[end:] if end >= 0
                                                                     else "")
     return text
 

@@ -21,6 +21,18 @@ def _num(v, unit):
     return ("%.0f %s" % (v, unit)) if unit == "MiB" else ("%.2f %s" % (v, unit))
 
 
+def _impl(side):
+    """A model side: an impl name, or {"impl", "mode"} for a workload mode."""
+    if isinstance(side, dict):
+        return " ".join(str(side[k]) for k in ("impl", "mode") if side.get(k))
+    return str(side)
+
+
+def _metric(p):
+    label = pred.METRIC_LABELS.get(p["metric"], p["metric"])
+    return "%s, %d clients" % (label, p["clients"]) if p.get("clients") else label
+
+
 def _side(f):
     if not f:
         return "not measured yet"
@@ -71,20 +83,20 @@ def build(ctx, folder=None):
         met = judged = 0
         for p, r, v in pred.verdicts(doc):
             rows.append([p["dataset"].upper(), "%g" % float(p["scale"]), p["form"],
-                         pred.METRIC_LABELS.get(p["metric"], p["metric"]),
+                         _metric(p),
                          _side(p), _side(r), _verdict(v, r)])
             if v is not None:
                 judged += 1
                 met += bool(v["met"])
         recorded = _recorded(path)
-        summary_rows.append([doc["id"], "`%s` -> `%s`" % (doc["model"]["before"],
-                                                          doc["model"]["after"]),
+        summary_rows.append([doc["id"], "`%s` -> `%s`" % (_impl(doc["model"]["before"]),
+                                                          _impl(doc["model"]["after"])),
                              doc["patch"], recorded,
                              "%d of %d met" % (met, judged) if judged else "not measured yet"])
         sub = s.subsection("%s: %s" % (doc["id"], doc["title"]), "prediction-" + doc["id"])
         sub.para("Patch `%s`; model `%s` -> `%s`; predicted %s (measured %s).  "
                  "Command: `%s`."
-                 % (doc["patch"], doc["model"]["before"], doc["model"]["after"],
+                 % (doc["patch"], _impl(doc["model"]["before"]), _impl(doc["model"]["after"]),
                     recorded, doc["measured"], doc["command"]))
         if doc.get("note"):
             sub.para(doc["note"])
