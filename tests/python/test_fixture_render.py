@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Old results folders re-render to the same report.
 
-tests/data/results/ holds two small results folders as the runners wrote
+tests/data/old-folders/ holds two small results folders as the runners wrote
 them before the job model (suite-tiny: scripts/suite.sh, 2 impls x load,
 dump on a tiny NB database; reproduce-tiny: scripts/reproduce.sh --only
 s4-nb-dump at scale 0.002) with the report.md rendered then.  Each is
@@ -47,7 +47,7 @@ def normalized(text, folder, name):
 
 
 def render(name, tmp):
-    """report.md of a scratch copy of tests/data/results/<name>."""
+    """report.md of a scratch copy of tests/data/old-folders/<name>."""
     from jsonbench import report
     folder = os.path.join(tmp, name)
     cwd = os.getcwd()
@@ -64,7 +64,7 @@ def render(name, tmp):
 def main():
     root = sys.argv[1]
     update = "--update" in sys.argv[2:]
-    data = os.path.join(root, "tests", "data", "results")
+    data = os.path.join(root, "tests", "data", "old-folders")
     names = sorted(os.listdir(data))
     check(len(names) >= 2, "fixtures found in %s: %s" % (data, names))
     with tempfile.TemporaryDirectory(prefix="fixture-render-") as tmp:
