@@ -314,23 +314,8 @@ def group_seconds(by_key, state):
     return out
 
 
-def resumed_args(argv):
-    """--resume FOLDER: the options the folder was started with, then any
-    given with it (they must make the same plan)."""
-    ap = argparse.ArgumentParser(add_help=False)
-    ap.add_argument("--resume")
-    known, rest = ap.parse_known_args(argv)
-    if not known.resume:
-        return argv
-    try:
-        stored = resultsdir.stored_argv(known.resume, "reproduce")
-    except resultsdir.ResumeError as exc:
-        sys.exit("reproduce: --resume: %s" % exc)
-    return stored + rest + ["--resume", known.resume]
-
-
 def main(argv):
-    argv = resumed_args(list(argv))
+    argv = resultsdir.resumed_args(list(argv), "reproduce")
     args = parse_args(argv)
     if args.self_test:
         return self_test(args)

@@ -22,6 +22,7 @@ entries, failures, datasets, real targets and the claims definitions
 that go with them; real runs recorded before the server code era was
 (older folders) get it derived when joined."""
 
+import argparse
 import hashlib
 import json
 import os
@@ -334,3 +335,18 @@ def _claims():
 def _realclaims():
     from . import realclaims
     return realclaims
+
+
+def resumed_args(argv, who):
+    """--resume FOLDER: the options 'who' (suite, reproduce) started the
+    folder with, then any given with it (they must make the same plan)."""
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--resume")
+    known, rest = ap.parse_known_args(argv)
+    if not known.resume:
+        return argv
+    try:
+        stored = stored_argv(known.resume, who)
+    except ResumeError as exc:
+        sys.exit("%s: --resume: %s" % (who, exc))
+    return stored + rest + ["--resume", known.resume]

@@ -227,21 +227,6 @@ def steps_of(args, order, jobs, real_jobs, tgts):
     return steps
 
 
-def resumed_args(argv):
-    """--resume FOLDER: the options the folder was started with, then any
-    given with it (they must make the same plan)."""
-    ap = argparse.ArgumentParser(add_help=False)
-    ap.add_argument("--resume")
-    known, rest = ap.parse_known_args(argv)
-    if not known.resume:
-        return argv
-    try:
-        stored = resultsdir.stored_argv(known.resume, "suite")
-    except resultsdir.ResumeError as exc:
-        sys.exit("suite: --resume: %s" % exc)
-    return stored + rest + ["--resume", known.resume]
-
-
 def datasets_of(args, workloads):
     if args.dataset:
         try:
@@ -290,7 +275,7 @@ def dry_run(args, order, jobs, real_jobs):
 
 
 def main(argv):
-    argv = resumed_args(list(argv))
+    argv = resultsdir.resumed_args(list(argv), "suite")
     args = parse_args(argv)
     t_start = time.time()
     ensure_build(args)
