@@ -11,7 +11,7 @@
 #   scripts/gate.sh                    check (what .ci/run does)
 #   scripts/gate.sh --update-baseline  refresh baselines/gate.json on purpose
 #   scripts/gate.sh --timings          also gate CPU time (Mann-Whitney U)
-#   scripts/gate.sh --calibration-only only the model-vs-real calibration
+#   scripts/gate.sh --only calibration only the model-vs-real calibration
 #   scripts/gate.sh --help             every option
 #   scripts/gate.sh --series --ovs-tree DIR --ovs-ref REF --ovs-patch SERIES
 #                                      gate an OVS patch series: REF against

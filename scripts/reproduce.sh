@@ -5,7 +5,7 @@
 # results/reproduce-<UTC stamp>-<commit>/report.{md,html}.
 #
 # usage: scripts/reproduce.sh [--scale S] [--repetitions N] [--out DIR]
-#                             [--only ID,...] [--self-test] [--help]
+#                             [--only ID,...] [--help]
 # Example: scripts/reproduce.sh --scale 1          # the seeds' database sizes
 set -euo pipefail
 # Relative --ovs-patch paths are taken from where the command was started.

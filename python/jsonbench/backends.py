@@ -13,11 +13,16 @@ side; jsonbench.execute calls them.
 ModelBackend runs the harness executables, each repetition a process:
 timed by hyperfine (its whole-process times become '<workload>/process'
 rows, the export goes to hyperfine/) or, hyperfine=False, run directly.
-RealBackend runs real OVS builds through jsonbench.realovs.runner."""
+RealBackend runs real OVS builds through jsonbench.realovs.runner.
+DeterministicBackend measures figures that do not depend on timing
+(allocation counts, valgrind instruction counts, DHAT's heap figures) of
+any command: the regression gate's jobs (jsonbench.gate, gatecal,
+gateseries)."""
 
 import argparse
 import glob
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -27,13 +32,13 @@ import subprocess
 from . import build, gbench, resultsdir
 
 
-def run(cmd):
+def run(cmd, cwd=None):
     """subprocess.run(cmd) capturing text output, the process and its
     children in a process group of their own: when the caller is
     interrupted (Ctrl-C, SIGTERM: KeyboardInterrupt) the whole group is
     stopped, so no harness process outlives an interrupted hyperfine."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True, cwd=cwd)
     try:
         out, err = p.communicate()
     except BaseException:
@@ -202,3 +207,111 @@ class RealBackend:
         rel = os.path.join("runs", job.name + ".json")
         gbench.write_atomic(os.path.join(self.out_dir, rel), doc)
         return resultsdir.entry(job, rel)
+
+
+_DHAT_TOTAL = re.compile(r"Total:\s+([\d,]+) bytes in ([\d,]+) blocks")
+_DHAT_PEAK = re.compile(r"At t-gmax:\s+([\d,]+) bytes in ([\d,]+) blocks")
+VALGRIND = {
+    "cachegrind": ["--tool=cachegrind", "--cache-sim=no", "--branch-sim=no",
+                   "--cachegrind-out-file=%s", "-q"],
+    "dhat": ["--tool=dhat", "--dhat-out-file=%s"],
+    "callgrind": ["--tool=callgrind", "--compress-strings=no", "--compress-pos=no",
+                  "--callgrind-out-file=%s", "-q"],
+}
+
+
+def callgrind_inclusive(path, prefix):
+    """Inclusive Ir per function whose name starts with 'prefix', from a
+    callgrind file written with --compress-strings=no --compress-pos=no."""
+    out = {}
+    fn = None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("fn="):
+                fn = line[3:].strip()
+                continue
+            if line.startswith("calls="):
+                continue  # the next cost line is the call's inclusive cost
+            if not line[:1].isdigit() and not line[:1] in "+-*":
+                continue
+            parts = line.split()
+            if len(parts) < 2 or fn is None:
+                continue
+            name = fn.split(".")[0]       # bench_parse.lto_priv.0 -> bench_parse
+            if name.startswith(prefix):
+                out[name] = out.get(name, 0) + int(parts[1])
+    return out
+
+
+class DeterministicBackend:
+    """One process per run of a job, measured by what job.mode names:
+
+      native      the process as it is: its google-benchmark results
+                  (allocation calls and bytes per phase, heap after load)
+      cpu         the same, each run's summed cpu_time (timing samples)
+      cachegrind  valgrind: total instructions (Ir)
+      dhat        valgrind: malloc calls and peak heap bytes
+      callgrind   valgrind: inclusive Ir of every bench_* function
+
+    job.opts is the command line; in it __DB__ is a fresh copy of the
+    job's dataset (programs that lock or write next to their database),
+    __OUT__ an output file and __RESULTS__ the results file.  Every run
+    happens in the same scratch folder, so paths have the same length for
+    every job (a path's length moves the heap's layout).  runs/<job>.json
+    is the results document (native) or {"figures": {...}} /
+    {"samples": [...]}; a process that fails raises RuntimeError."""
+
+    def __init__(self, out_dir):
+        self.out_dir = out_dir
+
+    def probe(self, job, tmp):
+        pass
+
+    def run(self, step, tmp):
+        return [self._one(step.job, tmp) for _ in range(step.runs)]
+
+    def _one(self, job, tmp):
+        work = os.path.join(tmp, "work")
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        res, vg_out = os.path.join(work, "r.json"), os.path.join(work, "vg.out")
+        db = os.path.join(work, "db.ovsdb")
+        cmd = [a.replace("__DB__", db).replace("__OUT__", os.path.join(work, "out"))
+               .replace("__RESULTS__", res) for a in job.opts]
+        if "__DB__" in " ".join(job.opts):
+            shutil.copyfile(job.ds["path"], db)
+        if job.mode in VALGRIND:
+            cmd = ["valgrind"] + [a.replace("%s", vg_out) for a in VALGRIND[job.mode]] + cmd
+        r = run(cmd, cwd=work)
+        if r.returncode != 0:
+            tail = [ln for ln in (r.stderr or r.stdout).splitlines() if ln.strip()]
+            raise RuntimeError("%s exited %d: %s" % (os.path.basename(job.opts[0]),
+                                                     r.returncode, tail[-1] if tail else "?"))
+        if job.mode == "native":
+            return gbench.read(res)
+        if job.mode == "cpu":
+            return sum(b["cpu_time"] for b in gbench.iterations(gbench.read(res))
+                       if not b["name"].endswith("/free"))
+        if job.mode == "callgrind":
+            return callgrind_inclusive(vg_out, "bench_")
+        if job.mode == "cachegrind":
+            with open(vg_out) as f:
+                for line in f:
+                    if line.startswith("summary:"):
+                        return {"instructions": int(line.split()[1])}
+            raise RuntimeError("no summary in the cachegrind output of %s" % job.opts[0])
+        total, peak = _DHAT_TOTAL.search(r.stderr), _DHAT_PEAK.search(r.stderr)
+        if not total or not peak:
+            raise RuntimeError("no DHAT summary for %s" % job.opts[0])
+        return {"alloc_blocks": int(total.group(2).replace(",", "")),
+                "peak_heap_bytes": int(peak.group(1).replace(",", ""))}
+
+    def finish(self, job, results, tmp):
+        runs = [x for r in results for x in r]
+        doc = runs[0] if job.mode == "native" else {"samples": runs} if job.mode == "cpu" \
+            else {"figures": runs[0]}
+        rel = os.path.join("runs", job.name + ".json")
+        gbench.write_atomic(os.path.join(self.out_dir, rel), doc)
+        e = resultsdir.entry(job, rel)
+        e.pop("hyperfine", None)
+        return [(job, e)]

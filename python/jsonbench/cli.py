@@ -31,11 +31,11 @@ scripts/jsonbench SUBCOMMAND --help for each one's options."""
 
 def join(argv):
     from . import options as O
-    from . import realclaims, reproduce
+    from . import realclaims, resultsdir
     ap = argparse.ArgumentParser(
         prog="scripts/jsonbench join",
         description="A new claims results folder: PRIMARY plus every run it lacks (or that "
-                    "failed there) taken from OTHER, e.g. a --real-only reproduction's real "
+                    "failed there) taken from OTHER, e.g. an --only real reproduction's real "
                     "OVS runs or the scale-capped monitor claims of a smaller-scale one; the "
                     "report names the source.  Join again to add a third folder.",
         epilog="example:\n  scripts/jsonbench join results/reproduce-A results/reproduce-B "
@@ -43,17 +43,18 @@ def join(argv):
     ap.add_argument("primary")
     ap.add_argument("other")
     ap.add_argument("--out", required=True, metavar="DIR", help="the new folder (must not exist)")
-    ap.add_argument("--ovs-claims", default=realclaims.DEFAULT_FILE,
+    ap.add_argument("--claims", default=realclaims.DEFAULT_FILE, metavar="FILE",
                     help="the real-OVS pairs file that judges the real runs when it names "
                          "the same builds (default claims/real-ovs.json)")
     O.ovs_tree(ap, "an OVS git tree holding the real builds' commits (their server code era)")
     O.no_report(ap)
     args = ap.parse_args(argv)
     out = os.path.abspath(args.out)
-    reproduce.fill(os.path.abspath(args.primary), os.path.abspath(args.other), out,
-                   args.ovs_claims)
+    resultsdir.join(os.path.abspath(args.primary), os.path.abspath(args.other), out,
+                   args.claims)
     if not args.no_report:
-        reproduce.render(out, args.ovs_tree)
+        from .report import render_claims
+        render_claims(out, args.ovs_tree)
     return 0
 
 

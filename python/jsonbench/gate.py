@@ -37,6 +37,7 @@ import tempfile
 import time
 
 from . import ROOT, build, gatecal, gbench
+from .jobs import Job
 from .env import build_options, git_short_commit
 from .util import sha256_of
 
@@ -128,63 +129,128 @@ def make_datasets(build_dir, data_dir):
     return out
 
 
-def run_harness(exe, workload, opts, dataset, tmp, valgrind=False):
-    res = os.path.join(tmp, "r.json")
-    cmd = build.harness_cmd(exe, workload, dataset, opts, seed=1,
-                            results=None if valgrind else res,
-                            output=os.path.join(tmp, "out"), sha256=False)
-    if valgrind:
-        cg = os.path.join(tmp, "cachegrind.out")
-        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no",
-               "--cachegrind-out-file=" + cg, "-q"] + cmd
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        return None, r.stderr.strip()[-400:] or "exit %d" % r.returncode
-    if valgrind:
-        with open(cg) as f:
-            for line in f:
-                if line.startswith("summary:"):
-                    return int(line.split()[1]), None
-        return None, "no summary in cachegrind output"
-    return gbench.read(res), None
+PARTS = ("harness", "micro", "calibration")
 
 
-def callgrind_inclusive(path, prefix):
-    """Inclusive Ir per function whose name starts with 'prefix', from a
-    callgrind file written with --compress-strings=no --compress-pos=no."""
-    out = {}
-    fn = None
-    with open(path) as f:
-        for line in f:
-            if line.startswith("fn="):
-                fn = line[3:].strip()
+class Scratch:
+    """A scratch results folder the gate's jobs run into: run([(job,
+    runs)]) executes them (side "det": backends.DeterministicBackend)
+    through the one execute loop, jsonbench.execute, and adds their
+    outcome to done ({job name: (document, None) or (None, error)}); the
+    folder's index.json keeps every call's entries.  Raises MeasureError
+    when interrupted."""
+
+    def __init__(self, out_dir, say=None):
+        self.out_dir = out_dir
+        self.say = say or (lambda m: None)
+        self.entries, self.failures, self.done = [], [], {}
+
+    def run(self, jobs):
+        from .backends import DeterministicBackend
+        from .execute import execute
+        from .jobs import Step
+        steps = [Step(j, None, runs, j.name) for j, runs in jobs]
+        res = execute(steps, {"det": DeterministicBackend(self.out_dir)}, self.out_dir,
+                      entries=self.entries, failures=self.failures, say=self.say)
+        self.entries, self.failures = res.entries, res.failures
+        if res.interrupted:
+            raise MeasureError("interrupted")
+        errors = {f["job"]: f["error"] for f in res.failures}
+        for j, _runs in jobs:
+            self.done[j.name] = (None, errors[j.name]) if j.name in errors else (
+                gbench.read(os.path.join(self.out_dir, "runs", j.name + ".json")), None)
+        return self.done
+
+
+def det_job(mode, impl, variant, ds, path, cmd, key, workload=""):
+    """A job of the gate's (jsonbench.jobs, side "det"); its name is
+    <mode>__<dataset>__<variant>__<impl>."""
+    return Job(impl, workload, variant, {"label": ds, "path": path or ""}, list(cmd),
+               mode=mode, side="det", prefix=mode + "__", key=key)
+
+
+def harness_jobs(harness, data, valgrind, timings=0):
+    """[(job, runs)] of the harness workloads: natively (allocations,
+    heap; 'timings' more runs for CPU time samples) or, valgrind=True,
+    the instructions of those measured under valgrind too."""
+    out = []
+    for impl, exe in harness.items():
+        for label, ds, wl, opts, under_vg in WORKLOADS:
+            if ds not in data or (valgrind and not under_vg):
                 continue
-            if line.startswith("calls="):
-                continue  # the next cost line is the call's inclusive cost
-            if not line[:1].isdigit() and not line[:1] in "+-*":
+            where = "%s/%s/%s" % (impl, ds, label)
+            cmd = build.harness_cmd(exe, wl, data[ds], opts, seed=1,
+                                    results=None if valgrind else "__RESULTS__",
+                                    output="__OUT__", sha256=False)
+            if valgrind:
+                out.append((det_job("cachegrind", impl, label, ds, data[ds], cmd,
+                                    where + " (valgrind)", wl), 1))
                 continue
-            parts = line.split()
-            if len(parts) < 2 or fn is None:
-                continue
-            name = fn.split(".")[0]       # bench_parse.lto_priv.0 -> bench_parse
-            if name.startswith(prefix):
-                out[name] = out.get(name, 0) + int(parts[1])
+            out.append((det_job("native", impl, label, ds, data[ds], cmd, where, wl), 1))
+            if timings:
+                out.append((det_job("cpu", impl, label, ds, data[ds], cmd, where, wl), timings))
     return out
 
 
-def micro_instructions(exe, tmp):
-    """{op: Ir of one invocation of bench_<op>} or raises MeasureError."""
-    cg = os.path.join(tmp, "callgrind.out")
-    flt = "^(%s)/%s$" % ("|".join(MICRO_IR_OPS), MICRO_IR_DOC)
-    r = subprocess.run(["valgrind", "--tool=callgrind",
-                        "--compress-strings=no", "--compress-pos=no",
-                        "--callgrind-out-file=" + cg, "-q", exe, "--benchmark_filter=" + flt,
-                        "--benchmark_min_time=0"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        raise MeasureError(r.stderr.strip()[-300:] or "exit %d" % r.returncode)
-    incl = callgrind_inclusive(cg, "bench_")
-    return {op: incl["bench_" + op] for op in MICRO_IR_OPS if "bench_" + op in incl}
+def micro_jobs(micro, valgrind):
+    """[(job, 1)] of the micro-benchmarks: allocations of one operation or,
+    valgrind=True, the instructions of one invocation of bench_<op>."""
+    out = []
+    for impl, exe in micro.items():
+        if valgrind:
+            flt = "^(%s)/%s$" % ("|".join(MICRO_IR_OPS), MICRO_IR_DOC)
+            cmd = [exe, "--benchmark_filter=" + flt, "--benchmark_min_time=0"]
+            out.append((det_job("callgrind", impl, "micro", "small", "", cmd,
+                                "micro %s (valgrind)" % impl), 1))
+        else:
+            cmd = [exe, "--benchmark_filter=" + MICRO_FILTER, "--benchmark_min_time=0.001",
+                   "--benchmark_format=json", "--benchmark_out=__RESULTS__",
+                   "--benchmark_out_format=json"]
+            out.append((det_job("native", impl, "micro", "small", "", cmd,
+                                "micro %s" % impl), 1))
+    return out
+
+
+def harness_metrics(job, doc, metrics):
+    """The metrics of one native harness run, into 'metrics'."""
+    for b in gbench.iterations(doc):
+        phase = b["name"].split("/", 1)[-1]
+        if phase == "free":
+            continue
+        for m in PHASE_METRICS:
+            if m in b:
+                metrics["%s/%s:%s" % (job.key, phase, m)] = b[m]
+        if job.workload == "load" and phase == "load" and "heap_allocated_bytes" in b:
+            metrics["%s/%s:heap_allocated_bytes" % (job.key, phase)] = b["heap_allocated_bytes"]
+
+
+def collect(jobs, done, metrics, timings, unavailable):
+    """Metrics, timing samples and what could not be measured, from the
+    outcome of the harness and micro jobs."""
+    for j, _runs in jobs:
+        doc, err = done[j.name]
+        if doc is None:
+            if j.mode != "cpu":
+                unavailable.append("%s: %s" % (j.key, err.splitlines()[-1] if err else "?"))
+            continue
+        impl = j.impl
+        if j.mode == "cpu":
+            timings["%s:cpu_time" % j.key] = doc["samples"]
+        elif j.mode == "cachegrind":
+            metrics["%s:instructions" % j.key.split(" ")[0]] = doc["figures"]["instructions"]
+        elif j.mode == "callgrind":
+            incl = doc["figures"]
+            for op in MICRO_IR_OPS:
+                if "bench_" + op in incl:
+                    metrics["%s/micro/%s/%s:instructions" % (impl, op, MICRO_IR_DOC)] = \
+                        incl["bench_" + op]
+        elif j.variant == "micro":
+            for b in gbench.iterations(doc):
+                for m in ("alloc_calls", "alloc_bytes"):
+                    if m in b:
+                        metrics["%s/micro/%s:%s" % (impl, b["name"], m)] = b[m]
+        else:
+            harness_metrics(j, doc, metrics)
 
 
 def plan(args):
@@ -199,10 +265,12 @@ def plan(args):
     try:
         if not harness:
             harness = build.impls(build_dir)
-        if not micro and not args.no_micro:
+        if not micro and "micro" in args.only:
             micro = {k: v for k, v in build.impls(build_dir, "micro").items() if k in harness}
     except build.BuildError as exc:
         raise MeasureError(str(exc))
+    if "micro" not in args.only:
+        micro = {}
     if args.impls:
         keep = args.impls.split(",")
         unknown = [k for k in keep if k not in harness]
@@ -216,7 +284,7 @@ def plan(args):
     # Calibration needs the serialized model: measured with the impls (or
     # named by --calibration-harness), else left out.
     cal = None
-    if not args.no_calibration:
+    if "calibration" in args.only:
         cal_exe = args.calibration_harness or harness.get(gatecal.MODEL_IMPL)
         if cal_exe:
             cal = {"impl": gatecal.MODEL_IMPL, "exe": cal_exe,
@@ -227,95 +295,57 @@ def plan(args):
 
 
 def measure(args):
+    """The gate's study: job lists (harness and micro-benchmark processes,
+    natively then under valgrind, and the calibration's) run by the one
+    execute loop into a scratch results folder, read back as metrics."""
     p = plan(args)
     build_dir, harness, micro = p["build_dir"], p["harness"], p["micro"]
-    if args.calibration_only:
-        harness, micro = {}, {}
+    if "harness" not in args.only:
+        harness = {}
     missing = build.unbuilt(harness) + ["micro " + i for i in build.unbuilt(micro)]
     if missing:
         raise MeasureError("not built in %s: %s (run ninja)" % (build_dir, ", ".join(missing)))
     data = make_datasets(build_dir, args.data_dir or os.path.join(build_dir, "gate-data"))
     if not data:
         raise MeasureError("no gate dataset could be generated")
-    metrics, timings, unavailable, ctx = {}, {}, [], {}
+    metrics, timings, unavailable = {}, {}, []
     use_valgrind = not args.no_valgrind and shutil.which("valgrind")
+    say = log if args.verbose else None
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix="jsonbench-gate-") as tmp:
-        for impl, exe in harness.items():
-            for label, ds, wl, opts, under_vg in WORKLOADS:
-                if ds not in data:
-                    continue
-                where = "%s/%s/%s" % (impl, ds, label)
-                res, err = run_harness(exe, wl, opts, data[ds], tmp)
-                if res is None:
-                    unavailable.append("%s: %s" % (where, err.splitlines()[-1] if err else "?"))
-                    continue
-                ctx = ctx or res.get("context", {})
-                for b in gbench.iterations(res):
-                    phase = b["name"].split("/", 1)[-1]
-                    if phase == "free":
-                        continue
-                    for m in PHASE_METRICS:
-                        if m in b:
-                            metrics["%s/%s:%s" % (where, phase, m)] = b[m]
-                    if wl == "load" and phase == "load" and "heap_allocated_bytes" in b:
-                        metrics["%s/%s:heap_allocated_bytes" % (where, phase)] = \
-                            b["heap_allocated_bytes"]
-                if args.timings:
-                    samples = []
-                    for _ in range(args.timing_runs):
-                        r2, _e = run_harness(exe, wl, opts, data[ds], tmp)
-                        if r2:
-                            samples.append(sum(b["cpu_time"] for b in gbench.iterations(r2)
-                                               if not b["name"].endswith("/free")))
-                    timings["%s:cpu_time" % where] = samples
+        native = harness_jobs(harness, data, False, args.repetitions if args.timings else 0) + \
+            micro_jobs(micro, False)
+        scratch = Scratch(tmp, say)
+        done = scratch.run(native)
+        collect(native, done, metrics, timings, unavailable)
+        ctx = next((done[j.name][0].get("context", {}) for j, _r in native
+                    if j.mode == "native" and j.variant != "micro" and done[j.name][0]), {})
         facts = build_facts(build_dir, ctx)
         if use_valgrind and sanitized(facts):
             log("gate: sanitizer build: valgrind instruction counts skipped")
             use_valgrind = False
-        if use_valgrind:
-            for impl, exe in harness.items():
-                for label, ds, wl, opts, under_vg in WORKLOADS:
-                    if not under_vg or ds not in data:
-                        continue
-                    where = "%s/%s/%s" % (impl, ds, label)
-                    ir, err = run_harness(exe, wl, opts, data[ds], tmp, valgrind=True)
-                    if ir is None:
-                        unavailable.append("%s (valgrind): %s" % (where, err))
-                        continue
-                    metrics["%s:instructions" % where] = ir
-        for impl, exe in micro.items():
-            if use_valgrind:
-                try:
-                    for op, ir in micro_instructions(exe, tmp).items():
-                        metrics["%s/micro/%s/%s:instructions" % (impl, op, MICRO_IR_DOC)] = ir
-                except MeasureError as exc:
-                    unavailable.append("micro %s (valgrind): %s" % (impl, exc))
-            out = os.path.join(tmp, "micro.json")
-            r = subprocess.run([exe, "--benchmark_filter=" + MICRO_FILTER,
-                                "--benchmark_min_time=0.001", "--benchmark_format=json",
-                                "--benchmark_out=" + out, "--benchmark_out_format=json"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            if r.returncode != 0:
-                unavailable.append("micro %s: %s" % (impl, r.stderr.strip()[-300:]))
-                continue
-            for b in gbench.iterations(gbench.read(out)):
-                for m in ("alloc_calls", "alloc_bytes"):
-                    if m in b:
-                        metrics["%s/micro/%s:%s" % (impl, b["name"], m)] = b[m]
-        calibration = None
+        cal_jobs, calibration = [], None
         if p["calibration"] is None:
-            calibration = {"skipped": "--no-calibration" if args.no_calibration else
-                           "impl %s not measured (--impls; or --calibration-harness EXE)"
+            calibration = {"skipped": "--only leaves it out" if "calibration" not in args.only
+                           else "impl %s not measured (--impls; or --calibration-harness EXE)"
                            % gatecal.MODEL_IMPL}
         elif not use_valgrind:
             calibration = {"skipped": "valgrind off (not installed, --no-valgrind or a "
                                       "sanitizer build)"}
         else:
-            calibration = gatecal.measure(
-                p["calibration"]["exe"], data, tmp,
-                heap=facts.get("allocator") in ("glibc", "") and not sanitized(facts),
-                real_program=args.real_ovsdb_tool, commit=git_short_commit(ROOT), log=log)
+            heap = facts.get("allocator") in ("glibc", "") and not sanitized(facts)
+            cal = gatecal.plan(p["calibration"]["exe"], data, tmp, heap,
+                               real_program=args.real_ovsdb_tool, log=log)
+            if "skipped" in cal:
+                calibration = cal
+            else:
+                cal_jobs = cal["jobs"]
+        vg = (harness_jobs(harness, data, True) + micro_jobs(micro, True)) if use_valgrind \
+            else []
+        done = scratch.run(vg + [(j, 1) for j in cal_jobs])
+        collect(vg, done, metrics, timings, unavailable)
+        if cal_jobs:
+            calibration = gatecal.result(cal, done, commit=git_short_commit(ROOT))
         if "skipped" in calibration:
             log("gate: calibration skipped: %s" % calibration["skipped"])
     facts["valgrind"] = subprocess.run(["valgrind", "--version"], stdout=subprocess.PIPE,
@@ -323,7 +353,7 @@ def measure(args):
     return {
         "meta": dict(facts, datasets={k: sha256_of(v) for k, v in data.items()},
                      instructions_measured=bool(use_valgrind),
-                     calibration_only=bool(args.calibration_only),
+                     calibration_only=set(args.only) == {"calibration"},
                      seconds=round(time.time() - t0, 1)),
         "calibration": calibration,
         "metrics": metrics,
@@ -452,16 +482,29 @@ def print_table(rows, only_interesting):
 
 # ---------------------------------------------------------------- main
 
+EXAMPLES = """examples:
+  scripts/gate.sh                              check build/ against the baseline
+  scripts/gate.sh --update-baseline            refresh baselines/gate.json on purpose
+  scripts/gate.sh --only calibration           only the model-vs-real calibration
+  scripts/gate.sh --impls ovs --out now.json   measure, write now.json, no check
+  scripts/gate.sh --current now.json           check a measurement file
+  scripts/gate.sh --series --help              gate an OVS patch series"""
+
+
 def parse_args(argv):
+    from . import options as O
     ap = argparse.ArgumentParser(prog="scripts/gate.sh", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1],
+                                 epilog=EXAMPLES + "\n\n" + [
+                                     x for x in __doc__.split("\n\n")
+                                     if x.startswith("Exit status")][0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
                     help="meson build dir to measure (default build/)")
     ap.add_argument("--baseline", default=BASELINE, help="default baselines/gate.json")
     ap.add_argument("--update-baseline", action="store_true",
-                    help="measure and write the baseline instead of checking")
-    ap.add_argument("--measure-only", metavar="FILE", help="measure, write FILE, no check")
+                    help="measure and write the baseline instead of checking (with "
+                         "--only calibration: refresh only the baseline's calibration)")
+    ap.add_argument("--out", metavar="FILE", help="measure, write FILE, no check")
     ap.add_argument("--current", metavar="FILE",
                     help="check this measurement file instead of measuring")
     ap.add_argument("--threshold", action="append", default=[], metavar="METRIC=PCT",
@@ -470,30 +513,34 @@ def parse_args(argv):
     ap.add_argument("--timings", action="store_true",
                     help="also gate CPU time (Mann-Whitney U, needs scipy and timing "
                          "samples in the baseline)")
-    ap.add_argument("--timing-runs", type=int, default=5)
+    O.repetitions(ap, "CPU time samples per workload with --timings")
+    ap.add_argument("--only", default=",".join(PARTS), metavar="PART,...",
+                    help="measure and check only these of %s (default all; calibration "
+                         "alone takes about 20 s of CPU)" % ",".join(PARTS))
     ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
     ap.add_argument("--harness", action="append", metavar="IMPL=EXE",
                     help="measure this executable as IMPL (repeatable; tests use it)")
-    ap.add_argument("--micro", action="append", metavar="IMPL=EXE")
-    ap.add_argument("--no-micro", action="store_true")
-    ap.add_argument("--no-valgrind", action="store_true")
-    ap.add_argument("--no-calibration", action="store_true",
-                    help="skip the model-vs-real calibration figures")
-    ap.add_argument("--calibration-only", action="store_true",
-                    help="measure and check only the calibration figures (about 20 s "
-                         "of CPU); with --update-baseline, refresh only the baseline's "
-                         "calibration")
+    ap.add_argument("--micro", action="append", metavar="IMPL=EXE",
+                    help="the same for a micro-benchmark executable")
+    ap.add_argument("--no-valgrind", action="store_true", help="no instruction counts")
     ap.add_argument("--calibration-harness", metavar="EXE",
                     help="the model executable calibrated against real OVS "
                          "(default: the build's jsonbench-serialized when it is measured)")
     ap.add_argument("--real-ovsdb-tool", metavar="PATH",
                     help="the real ovsdb-tool (default: ovsdb-tool on PATH, Debian's 3.1)")
     ap.add_argument("--data-dir", help="where the tiny datasets go (default <build>/gate-data)")
-    ap.add_argument("--verbose", "-v", action="store_true", help="print every metric")
-    ap.add_argument("--plan", action="store_true",
+    ap.add_argument("--verbose", "-v", action="store_true",
+                    help="print every metric and every process")
+    ap.add_argument("--dry-run", action="store_true",
                     help="print what would be measured (impls and their executables, "
                          "workloads, datasets) as JSON and stop")
-    return ap.parse_args(argv)
+    args = ap.parse_args(argv)
+    args.only = [x for x in args.only.split(",") if x]
+    if not args.only or any(x not in PARTS for x in args.only):
+        ap.error("--only: expected some of %s" % ",".join(PARTS))
+    if args.repetitions < 1:
+        ap.error("--repetitions must be >= 1")
+    return args
 
 
 def main(argv):
@@ -504,7 +551,7 @@ def main(argv):
         return gateseries.main([a for a in argv if a != "--series"])
     args = parse_args(argv)
     try:
-        if args.plan:
+        if args.dry_run:
             json.dump(plan(args), sys.stdout, indent=1)
             sys.stdout.write("\n")
             return 0
@@ -525,15 +572,15 @@ def main(argv):
         return 3
     for u in cur.get("unavailable", []):
         log("gate: not measured: %s" % u)
-    if args.measure_only:
-        gbench.write_atomic(args.measure_only, cur)
+    if args.out:
+        gbench.write_atomic(args.out, cur)
         return 0
     if args.update_baseline:
         old = gbench.read(args.baseline) if os.path.exists(args.baseline) else {}
-        if args.calibration_only:
+        if cur["meta"].get("calibration_only"):
             # Only the calibration part: the other metrics stay as they are.
             if not old.get("metrics"):
-                log("gate: --calibration-only refreshes the calibration of an existing "
+                log("gate: --only calibration refreshes the calibration of an existing "
                     "baseline; %s has none: run --update-baseline alone" % args.baseline)
                 return 3
             old["calibration"] = cur["calibration"]

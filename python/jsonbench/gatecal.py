@@ -29,7 +29,6 @@ wall-clock figure is involved.  Monitor and dump have no counterpart here
 (they need a running server, whose instruction counts depend on timing);
 `scripts/suite.sh --ovs-installed` measures them (docs/real-ovs.md)."""
 
-import concurrent.futures
 import datetime
 import json
 import os
@@ -58,16 +57,10 @@ THRESHOLDS = {
 REAL_LIBS = ("libopenvswitch", "libovsdb", "libc.so")
 HEAP_FIGURES = ("alloc_blocks", "peak_heap_bytes")
 
-_DHAT_TOTAL = re.compile(r"Total:\s+([\d,]+) bytes in ([\d,]+) blocks")
-_DHAT_PEAK = re.compile(r"At t-gmax:\s+([\d,]+) bytes in ([\d,]+) blocks")
 
 
 class CalError(Exception):
     pass
-
-
-def _int(text):
-    return int(text.replace(",", ""))
 
 
 # ---------------------------------------------------------------- real side
@@ -137,67 +130,51 @@ def empty_copy(path, out):
     return out
 
 
-# ---------------------------------------------------------------- valgrind
+# ---------------------------------------------------------------- jobs
 
-def _valgrind(tool, cmd, tmp, tag):
-    """Run cmd under valgrind 'tool' ('cachegrind' or 'dhat'); returns
-    {"instructions"} or {"alloc_blocks", "peak_heap_bytes"}."""
-    out = os.path.join(tmp, "%s.%s.out" % (tag, tool))
-    if tool == "cachegrind":
-        vg = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no",
-              "--cachegrind-out-file=" + out, "-q"]
-    else:
-        vg = ["valgrind", "--tool=dhat", "--dhat-out-file=" + out]
-    r = subprocess.run(vg + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       text=True, cwd=tmp)
-    if r.returncode != 0:
-        tail = [ln for ln in r.stderr.splitlines() if ln.strip()]
-        raise CalError("%s exited %d: %s" % (" ".join(cmd[:2]), r.returncode,
-                                             tail[-1] if tail else "?"))
-    if tool == "cachegrind":
-        with open(out) as f:
-            for line in f:
-                if line.startswith("summary:"):
-                    return {"instructions": int(line.split()[1])}
-        raise CalError("no summary in the cachegrind output of %s" % cmd[0])
-    total, peak = _DHAT_TOTAL.search(r.stderr), _DHAT_PEAK.search(r.stderr)
-    if not total or not peak:
-        raise CalError("no DHAT summary for %s" % cmd[0])
-    return {"alloc_blocks": _int(total.group(2)), "peak_heap_bytes": _int(peak.group(1))}
-
-
-def _commands(side, exe, workload, db, out):
+def _command(side, exe, workload, db):
+    """The command line of one side's run on 'db' (__DB__: the backend's
+    copy of it, __OUT__ its output)."""
     if side == "real":
         if workload == "load":
-            return [exe, "query", db, json.dumps([schema_name(db)])]
-        return [exe, "compact", db, out]
-    return build.harness_cmd(exe, workload, db, [], seed=1, results=None,
-                             output=out, sha256=False)
+            return [exe, "query", "__DB__", json.dumps([schema_name(db)])]
+        return [exe, "compact", "__DB__", "__OUT__"]
+    return build.harness_cmd(exe, workload, "__DB__", [], seed=1, results=None,
+                             output="__OUT__", sha256=False)
 
 
-def measure_side(side, exe, data, tmp, heap=True, workers=2):
-    """{"<dataset>/<label>:<figure>": value} of one side ('model' or
-    'real'); raises CalError."""
-    runs = []   # (key prefix, tool, command, empty?, tag)
+def side_jobs(side, exe, data, tmp, heap=True):
+    """The jobs (jsonbench.jobs, side "det") of one side ('model' or
+    'real'): every dataset of JOBS and its empty copy, under cachegrind
+    and (heap) DHAT; job.key = (side, "<dataset>/<label>", empty?)."""
+    from .gate import det_job
+    out = []
     for ds, label, workload in JOBS:
         if ds not in data:
             continue
         empty = empty_copy(data[ds], os.path.join(tmp, "%s-empty.ovsdb" % ds))
         for src, is_empty in ((data[ds], False), (empty, True)):
             for tool in ("cachegrind", "dhat") if heap else ("cachegrind",):
-                # A copy per run: ovsdb-tool locks and writes next to its
-                # database, and runs go two at a time.
-                tag = "%s-%s-%s%s-%s" % (side, ds, label, "-empty" if is_empty else "", tool)
-                db = os.path.join(tmp, tag + ".ovsdb")
-                shutil.copyfile(src, db)
-                cmd = _commands(side, exe, workload, db, os.path.join(tmp, tag + ".out.db"))
-                runs.append(("%s/%s" % (ds, label), tool, cmd, is_empty, tag))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futs = [(r, pool.submit(_valgrind, r[1], r[2], tmp, r[4])) for r in runs]
-        results = [(r, f.result()) for r, f in futs]
+                out.append(det_job(tool, REAL_NAME if side == "real" else MODEL_IMPL,
+                                   "calibration-" + label,
+                                   ds + ("-empty" if is_empty else ""), src,
+                                   _command(side, exe, workload, src),
+                                   (side, "%s/%s" % (ds, label), is_empty), workload))
+    return out
+
+
+def side_figures(jobs, done, side):
+    """{"<dataset>/<label>:<figure>": value} of one side from the outcome
+    of its jobs ({job name: (document, error)}): net of the empty
+    database except peak heap; raises CalError when a run failed."""
     full, empty = {}, {}
-    for (where, _tool, _cmd, is_empty, _tag), figs in results:
-        (empty if is_empty else full).setdefault(where, {}).update(figs)
+    for j in jobs:
+        if j.key[0] != side:
+            continue
+        doc, err = done[j.name]
+        if doc is None:
+            raise CalError(err)
+        (empty if j.key[2] else full).setdefault(j.key[1], {}).update(doc["figures"])
     out = {}
     for where, figs in full.items():
         for fig, v in figs.items():
@@ -212,9 +189,8 @@ def ratios(model, real):
     return {k: model[k] / real[k] for k in sorted(set(model) & set(real)) if real[k] > 0}
 
 
-def measure(model_exe, data, tmp, heap=True, real_program=None, commit="", log=None):
-    """The 'calibration' part of a gate measurement: figures of both sides,
-    ratios, the real binaries' identity and when/where it was measured; or
+def plan(model_exe, data, tmp, heap=True, real_program=None, log=None):
+    """The calibration's jobs: {"jobs", "real" identity, "heap"}, or
     {"skipped": reason} when valgrind or the real binaries are missing."""
     if not shutil.which("valgrind"):
         return {"skipped": "valgrind is not installed"}
@@ -230,11 +206,23 @@ def measure(model_exe, data, tmp, heap=True, real_program=None, commit="", log=N
             log("gate: calibration: %s vs %s (%s) under valgrind" % (
                 MODEL_IMPL, ident["version"] or tool, "instructions, heap" if heap
                 else "instructions only"))
-        model = measure_side("model", model_exe, data, tmp, heap)
-        real = measure_side("real", tool, data, tmp, heap)
+        jobs = side_jobs("model", model_exe, data, tmp, heap) + \
+            side_jobs("real", tool, data, tmp, heap)
     except (CalError, OSError) as exc:
         return {"skipped": "measuring failed: %s" % exc}
-    return {"model_impl": MODEL_IMPL, "real": ident, "heap_measured": bool(heap),
+    return {"jobs": jobs, "real": ident, "heap": heap}
+
+
+def result(cal, done, commit=""):
+    """The 'calibration' part of a gate measurement from plan()'s jobs run
+    ({job name: (document, error)}): figures of both sides, ratios, the
+    real binaries' identity and when/where it was measured."""
+    try:
+        model = side_figures(cal["jobs"], done, "model")
+        real = side_figures(cal["jobs"], done, "real")
+    except CalError as exc:
+        return {"skipped": "measuring failed: %s" % exc}
+    return {"model_impl": MODEL_IMPL, "real": cal["real"], "heap_measured": bool(cal["heap"]),
             "model_figures": model, "real_figures": real,
             "ratios": ratios(model, real),
             "measured_at": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),

@@ -28,7 +28,6 @@ counts vary by about 0.1% run to run (hash seeds), its malloc calls and
 heap not at all.  docs/patches.md has the recipe for a CI job."""
 
 import argparse
-import concurrent.futures
 import datetime
 import json
 import os
@@ -76,54 +75,54 @@ def select_all(path):
                      for t in tables]
 
 
-def _command(tool, workload, db, out):
+def _command(tool, workload, db):
+    """The command on a copy of 'db' (__DB__; __OUT__ its output)."""
     if workload == "load":
-        return [tool, "query", db, json.dumps([gatecal.schema_name(db)])]
+        return [tool, "query", "__DB__", json.dumps([gatecal.schema_name(db)])]
     if workload == "dump":
-        return [tool, "query", db, json.dumps(select_all(db))]
-    return [tool, "compact", db, out]
+        return [tool, "query", "__DB__", json.dumps(select_all(db))]
+    return [tool, "compact", "__DB__", "__OUT__"]
 
 
-def measure_tool(tool, data, tmp, workers=2, only=None):
-    """{"<dataset>/<workload>:<figure>": value} of one real ovsdb-tool on
-    the datasets 'data' ({name: path}), run in 'tmp'; raises
-    gatecal.CalError.  Both builds are measured with the same file names
-    in directories of the same length: a path's length changes the heap's
-    layout, hence the order of OVS's pointer-hashed maps, which moved the
-    dump's peak heap by 0.7% between two runs of one binary."""
-    tag = "run"
-    runs = []   # (dataset, workload, variant, valgrind tool, command, tag)
+def jobs(name, tool, data, tmp, only=None):
+    """The jobs (jsonbench.jobs, side "det") of one real ovsdb-tool on the
+    datasets 'data' ({name: path}); job.key = (build name,
+    "<dataset>/<workload>", "full" or "base").  Every run copies its
+    database to the same path (backends.DeterministicBackend): a path's
+    length changes the heap's layout, hence the order of OVS's
+    pointer-hashed maps, which moved the dump's peak heap by 0.7% between
+    two runs of one binary."""
+    from .gate import det_job
+    out = []
     for ds, workload in JOBS:
         if ds not in data or (only and "%s/%s" % (ds, workload) not in only):
             continue
-        empty = gatecal.empty_copy(data[ds], os.path.join(
-            tmp, "%s-%s-empty.ovsdb" % (tag, ds)))
+        empty = gatecal.empty_copy(data[ds], os.path.join(tmp, "%s-empty.ovsdb" % ds))
         # The dump is net of load on the same database; the others net of
         # themselves on the empty database.
         if workload == "dump":
             variants = (("full", data[ds], "dump"), ("base", data[ds], "load"))
         else:
-            variants = (("full", data[ds], workload),
-                        ("base", empty, workload))
+            variants = (("full", data[ds], workload), ("base", empty, workload))
         for variant, src, cmd_workload in variants:
             for vg in ("cachegrind", "dhat"):
-                name = "%s-%s-%s-%s-%s" % (tag, ds, workload, variant, vg)
-                # A copy per run: ovsdb-tool locks and writes next to its
-                # database, and runs go two at a time.
-                db = os.path.join(tmp, name + ".ovsdb")
-                shutil.copyfile(src, db)
-                cmd = _command(tool, cmd_workload, db,
-                               os.path.join(tmp, name + ".out.db"))
-                runs.append((ds, workload, variant, vg, cmd, name))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futs = [(r, pool.submit(gatecal._valgrind, r[3], r[4], tmp, r[5]))
-                for r in runs]
-        results = [(r, f.result()) for r, f in futs]
+                out.append(det_job(vg, name, "%s-%s" % (workload, variant), ds, src,
+                                   _command(tool, cmd_workload, src),
+                                   (name, "%s/%s" % (ds, workload), variant), workload))
+    return out
+
+
+def build_figures(jobs, done, name):
+    """{"<dataset>/<workload>:<figure>": value} of build 'name' from the
+    outcome of its jobs; raises gatecal.CalError when a run failed."""
     full, base = {}, {}
-    for (ds, workload, variant, _vg, _cmd, _name), figs in results:
-        where = "%s/%s" % (ds, workload)
-        (full if variant == "full" else base).setdefault(where, {}).update(
-            figs)
+    for j in jobs:
+        if j.key[0] != name:
+            continue
+        doc, err = done[j.name]
+        if doc is None:
+            raise gatecal.CalError(err)
+        (full if j.key[2] == "full" else base).setdefault(j.key[1], {}).update(doc["figures"])
     out = {}
     for where, figs in full.items():
         for fig, v in figs.items():
@@ -302,17 +301,21 @@ def main(argv):
         return 3
     figures = {}
     with tempfile.TemporaryDirectory(prefix="jsonbench-gate-series-") as tmp:
-        for side, t in (("base", base), ("patched", patched)):
-            log("gate --series: measuring %s (valgrind, tiny datasets)"
-                % t.name)
-            where = os.path.join(tmp, side[0])
-            os.makedirs(where)
-            try:
-                figures[side] = measure_tool(t.path("ovsdb-tool"), data,
-                                             where, only=args.only)
-            except (gatecal.CalError, OSError) as exc:
-                log("gate --series: measuring %s failed: %s" % (t.name, exc))
-                return 3
+        log("gate --series: measuring %s and %s (valgrind, tiny datasets)"
+            % (base.name, patched.name))
+        try:
+            todo = jobs("base", base.path("ovsdb-tool"), data, tmp, args.only) + \
+                jobs("patched", patched.path("ovsdb-tool"), data, tmp, args.only)
+            done = gate.Scratch(tmp).run([(j, 1) for j in todo])
+            for side, t in (("base", base), ("patched", patched)):
+                try:
+                    figures[side] = build_figures(todo, done, side)
+                except gatecal.CalError as exc:
+                    log("gate --series: measuring %s failed: %s" % (t.name, exc))
+                    return 3
+        except (gatecal.CalError, gate.MeasureError, OSError) as exc:
+            log("gate --series: measuring failed: %s" % exc)
+            return 3
     status, rows = compare(figures["base"], figures["patched"], thresholds)
     print("gate --series: %s -> %s, tiny datasets, valgrind" % (
         base.name, patched.name))

@@ -8,8 +8,11 @@ A Job is one thing measured, repeated in separate processes: a workload
   side "real"   a real OVS build, impl = its target name (None while the
                 build is not known: a template, see for_target()),
                 opts = the real runner's options (a dict)
+  side "det"    deterministic figures of any command (the regression
+                gate: allocation counts, valgrind instructions, heap),
+                mode = how it is measured, opts = the command line
 
-Front ends (the suite, the claims reproduction, the real runner) make job
+Front ends (the suite, the claims reproduction, the real runner, the gate) make job
 lists; jsonbench.order puts them in the order they run (Steps), and
 jsonbench.execute runs the steps through the backend of each side
 (jsonbench.backends) into a results folder (jsonbench.resultsdir).
@@ -24,7 +27,7 @@ log, any); jsonbench.datasets makes them."""
 import collections
 import os
 
-SIDES = ("model", "real")
+SIDES = ("model", "real", "det")
 
 
 class Job:

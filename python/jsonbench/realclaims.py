@@ -151,7 +151,7 @@ def with_twins(claims_doc, real_doc):
 
 
 def real_sources(real):
-    """The --real-only folders a joined reproduction's real runs came from
+    """The --only real folders a joined reproduction's real runs came from
     (results written before joins could chain kept one, as "source")."""
     if real.get("sources"):
         return list(real["sources"])

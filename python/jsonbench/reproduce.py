@@ -15,12 +15,9 @@ published sizes (50 x 1000 and 5 x 10000 inserts), which take seconds."""
 
 import argparse
 import datetime
-import glob
 import os
 import shlex
-import shutil
 import sys
-import tempfile
 import time
 
 from . import ROOT, build, gbench, resultsdir
@@ -54,8 +51,14 @@ def parse_args(argv):
                     help="dataset scale, 1 = the seeds' sizes (default 0.01)")
     O.repetitions(ap, "runs per before/after side")
     O.out(ap, "results/reproduce-<stamp>-<commit>")
-    ap.add_argument("--only", help="comma list of claim ids or id prefixes (e.g. s4-nb,s1)")
-    ap.add_argument("--claims", default=DEFAULT_CLAIMS, help="claims file (default claims/seeds.json)")
+    ap.add_argument("--only", metavar="ID,...",
+                    help="comma list of claim ids or id prefixes (e.g. s4-nb,s1); 'real' "
+                         "(with --ovs-tree): only the real-OVS runs, to join to a model "
+                         "run later (scripts/jsonbench join)")
+    ap.add_argument("--claims", action="append", default=[], metavar="FILE",
+                    help="a claims file (repeatable): the seeds' claims (default "
+                         "claims/seeds.json) or real-OVS pairs, a file with \"pairs\" "
+                         "(default claims/real-ovs.json)")
     O.seed(ap)
     O.build_dir(ap)
     O.no_build(ap)
@@ -66,25 +69,39 @@ def parse_args(argv):
                     help="ignore the claims' max_scale (claims/README.md)")
     O.ovs_tree(ap, "an OVS git tree: also measure the claims whose change is a pair of "
                    "OVS commits (claims/real-ovs.json) on real OVS builds (cached)")
-    ap.add_argument("--real-only", action="store_true",
-                    help="with --ovs-tree: measure only the real-OVS runs (join them to a "
-                         "model run later: scripts/jsonbench join)")
-    ap.add_argument("--ovs-claims", default=realclaims.DEFAULT_FILE,
-                    help="the real-OVS pairs file (default claims/real-ovs.json)")
     O.ovs_cache_dir(ap)
     O.dry_run(ap)
     O.resume(ap, "runs")
-    ap.add_argument("--self-test", action="store_true",
-                    help="check the verdict logic on synthetic numbers, then run every claim "
-                         "end to end at a tiny scale in a temporary folder (~1 min)")
     args = ap.parse_args(argv)
     if args.repetitions < 1:
         ap.error("--repetitions must be >= 1")
     if args.scale <= 0:
         ap.error("--scale must be > 0")
+    try:
+        args.claims, args.ovs_claims = claims_files(args.claims)
+    except (OSError, ValueError) as exc:
+        ap.error("--claims: %s" % exc)
+    only = [x.strip() for x in (args.only or "").split(",") if x.strip()]
+    args.real_only = "real" in only
+    args.only = ",".join(x for x in only if x != "real") or None
     if args.real_only and not args.ovs_tree:
-        ap.error("--real-only needs --ovs-tree")
+        ap.error("--only real needs --ovs-tree")
     return args
+
+
+def claims_files(paths):
+    """(seeds' claims file, real-OVS pairs file) of --claims: a file with
+    "pairs" is the latter; the defaults for the one not given."""
+    import json
+    seeds, pairs = DEFAULT_CLAIMS, realclaims.DEFAULT_FILE
+    for path in paths:
+        with open(path) as f:
+            doc = json.load(f)
+        if isinstance(doc, dict) and "pairs" in doc:
+            pairs = path
+        else:
+            seeds = path
+    return seeds, pairs
 
 
 # ------------------------------------------------------------------ plan
@@ -100,7 +117,7 @@ class Plan:
         self.caps = not args.no_caps
         # The model also runs the twins of claims/real-ovs.json (the claims
         # as real OVS measures them), so that a model-only reproduction
-        # joined to a --real-only one (--fill-from) has them.
+        # joined to an --only real one (scripts/jsonbench join) has them.
         twin_doc, self.twins = self.doc, {}
         if os.path.exists(args.ovs_claims):
             rdoc = realclaims.load(args.ovs_claims, self.doc, strict=False)
@@ -317,8 +334,6 @@ def group_seconds(by_key, state):
 def main(argv):
     argv = resultsdir.resumed_args(list(argv), "reproduce")
     args = parse_args(argv)
-    if args.self_test:
-        return self_test(args)
     t_start = time.time()
     p = plan(args)
     p.repetitions = args.repetitions
@@ -401,7 +416,8 @@ def main(argv):
         log("reproduce: interrupted; the report marks the claims not measured; to run "
             "the rest: scripts/reproduce.sh --resume %s" % build.rel(out_dir))
     if not args.no_report:
-        render(out_dir, args.ovs_tree)
+        from .report import render_claims  # matplotlib: only when rendering
+        render_claims(out_dir, args.ovs_tree)
     if interrupted:
         return 128 + (res.signal or 2)
     return 1 if n_failed or failures or real_failed else 0
@@ -432,68 +448,6 @@ def measure_real(args, p, ds, out_dir, state, res):
     return sum(1 for v in runs_meta_.values() if "error" in v), interrupted
 
 
-# Joining folders (scripts/jsonbench join) lives with the results folder.
-fill = resultsdir.join
-_take_claims = resultsdir._take_claims
-_record_eras = resultsdir._record_eras
-
-
-def _note_export(env):
-    """A build dir made from `git archive <commit>` (to measure committed
-    code while the shared tree has work in progress) has EXPORTED_COMMIT
-    next to it: the binaries' commit is that one, not the tree's HEAD."""
-    bdir = env.get("build_dir", "")
-    marker = os.path.join(ROOT, bdir, "..", "EXPORTED_COMMIT")
-    if bdir and os.path.exists(marker) and "binaries" not in env.get("git_dirty", ""):
-        with open(marker) as f:
-            commit = f.read().strip()
-        env["git_commit"] = commit
-        env["git_dirty"] = "binaries built from `git archive %s` (committed code only)" % commit
-    return env
-
-
-def render(out_dir, ovs_tree=None, publish=None):
-    """report.md + report.html of a claims folder; with 'publish', report.md
-    and the charts it links copied to that folder (old charts there
-    removed)."""
-    from .report import generate  # matplotlib: only when rendering
-    loaded = C.load_run(out_dir)
-    if not loaded:
-        sys.exit("reproduce: %s has no %s" % (out_dir, C.RUN_FILE))
-    env_path = os.path.join(out_dir, "env.json")
-    if os.path.exists(env_path):
-        resultsdir.write_env(out_dir, _note_export(gbench.read(env_path)))
-    scale = loaded[2].get("scale")
-    html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale,
-                    ovs_trees=[ovs_tree] if ovs_tree else None)
-    log("reproduce: report %s" % build.rel(html))
-    log("reproduce: report %s" % build.rel(os.path.join(out_dir, "report.md")))
-    if publish:
-        publish_report(out_dir, publish)
-
-
-def publish_report(out_dir, dest):
-    """report.md and the charts it links, copied to dest (no HTML, no raw
-    results), e.g. reports/reference."""
-    md = os.path.join(out_dir, "report.md")
-    dest = os.path.abspath(dest)
-    os.makedirs(os.path.join(dest, "charts"), exist_ok=True)
-    for old in glob.glob(os.path.join(dest, "charts", "*.png")):
-        os.unlink(old)
-    with open(md) as f:
-        text = f.read()
-    for png in sorted(glob.glob(os.path.join(out_dir, "charts", "*.png"))):
-        if "charts/" + os.path.basename(png) in text:
-            shutil.copy(png, os.path.join(dest, "charts"))
-    # The results folder is not published: say where the numbers came from.
-    text = text.replace(out_dir, "results/" + os.path.basename(out_dir) + " (not in git)")
-    tmp = os.path.join(dest, "report.md.tmp")
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, os.path.join(dest, "report.md"))
-    log("reproduce: published %s" % build.rel(os.path.join(dest, "report.md")))
-
-
 def print_table(rows, real=None):
     """The claims table on the terminal (compact: no explanations); with
     real OVS, its change and the two real verdicts."""
@@ -509,80 +463,6 @@ def print_table(rows, real=None):
     for t in table:
         log("  ".join(c.ljust(w) for c, w in zip(t, widths)))
     log("")
-
-
-# ------------------------------------------------------------------ self-test
-
-def _synthetic(before, after, workload="dump", phase="dump", field="cpu_time"):
-    def rows(v):
-        return {"benchmarks": [{"name": "%s/%s" % (workload, phase), "run_type": "iteration",
-                                "repetition_index": i, "time_unit": "ms", field: v * 1e3}
-                               for i in range(3)]}
-    return {"data": rows(before)}, {"data": rows(after)}
-
-
-def self_test(args):
-    """Verdict logic on made-up numbers, then a tiny end-to-end run."""
-    doc = C.load_claims(args.claims)
-    claim = next(c for c in doc["claims"] if c["id"] == "s4-nb-dump-strings")
-    one = dict(doc, claims=[claim])
-    kb, ka = C.run_key(C.side_run(claim, "before")), C.run_key(C.side_run(claim, "after"))
-    # (evaluate() defaults to scale 1 with caps, as side_run() here.)
-    cases = [((10.0, 9.0), C.VERDICT_WITHIN),      # -10% vs claimed -10.8%
-             ((10.0, 9.8), C.VERDICT_NOISE),       # -2%: inside the 3% band
-             ((10.0, 5.0), C.VERDICT_OUTSIDE),     # -50%: ~6x the claimed log ratio
-             ((10.0, 11.0), C.VERDICT_OPPOSITE)]
-    failed = 0
-    for (b, a), want in cases:
-        rb, ra = _synthetic(b, a)
-        got = C.evaluate(one, {kb: rb, ka: ra})[0]["verdict"]
-        ok = got == want
-        failed += not ok
-        log("self-test: %s -> %s: %s%s" % (b, a, got, "" if ok else "  (expected %s)" % want))
-    got = C.evaluate(one, {kb: {"error": "boom"}, ka: {"error": "boom"}})[0]
-    if got["verdict"] != C.VERDICT_MISSING or "boom" not in got["why"]:
-        failed += 1
-        log("self-test: a failed run must give 'not measured' with its message")
-    if failed:
-        log("self-test: %d verdict check(s) failed" % failed)
-        return 1
-
-    # End to end at a tiny scale, datasets and results in a temporary folder.
-    with tempfile.TemporaryDirectory(prefix="jsonbench-reproduce-selftest-") as tmp:
-        argv = ["--scale", "0.002", "--repetitions", "1", "--out", os.path.join(tmp, "out"),
-                "--build-dir", args.build_dir]
-        if args.no_build:
-            argv.append("--no-build")
-        saved, build.DATASETS_DIR = build.DATASETS_DIR, os.path.join(tmp, "datasets")
-        try:
-            rc = main(argv)
-        finally:
-            build.DATASETS_DIR = saved
-        out = os.path.join(tmp, "out")
-        loaded = C.load_run(out)
-        if not loaded:
-            log("self-test: no %s written" % C.RUN_FILE)
-            return 1
-        d, runs, meta = loaded
-        rows = C.evaluate(d, runs, meta.get("dataset_stats"), meta["scale"], meta["caps"])
-        ids = {r["id"] for r in rows}
-        missing = [c["id"] for c in d["claims"] if c["id"] not in ids]
-        report_ok = os.path.exists(os.path.join(out, "report.md")) and \
-            "Seed claims" in open(os.path.join(out, "report.md")).read()
-        unmeasured = [r["id"] for r in rows if r["verdict"] == C.VERDICT_MISSING]
-        log("self-test: %d claims, %d rows, missing rows %s, not measured %s, report %s, exit %d"
-            % (len(d["claims"]), len(rows), missing or "none", unmeasured or "none",
-               "ok" if report_ok else "MISSING the claims section", rc))
-        if missing or not report_ok:
-            return 1
-        # Not measured is allowed only where a dataset profile does not exist.
-        bad = [r["id"] for r in rows if r["verdict"] == C.VERDICT_MISSING
-               and "profile" not in r.get("why", "")]
-        if bad:
-            log("self-test: runs failed for %s" % ", ".join(bad))
-            return 1
-    log("self-test: ok")
-    return 0
 
 
 def _terminate(signum, frame):

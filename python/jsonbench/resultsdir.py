@@ -49,9 +49,10 @@ def entry(job, rel_file, allocator="glibc"):
          "kind": (ds.get("kind") or "").upper(), "scale": ds.get("scale"),
          "form": ds.get("form"), "clients": job.clients, "mode": job.mode,
          "allocator": allocator, "source": "harness"}
-    if job.side == "model":
+    if job.side != "real":
         e["params"] = " ".join(job.opts)
-        e["hyperfine"] = "hyperfine/%s.json" % job.name
+        if job.side == "model":
+            e["hyperfine"] = "hyperfine/%s.json" % job.name
     else:
         t = job.target
         e["params"] = " ".join("%s=%s" % kv for kv in sorted(job.opts.items())
@@ -349,4 +350,22 @@ def resumed_args(argv, who):
         stored = stored_argv(known.resume, who)
     except ResumeError as exc:
         sys.exit("%s: --resume: %s" % (who, exc))
-    return stored + rest + ["--resume", known.resume]
+    return renamed(stored) + rest + ["--resume", known.resume]
+
+
+# Options a stored command line may hold under an older name.
+RENAMED = {"--ovs-claims": "--claims", "--harness-args": "--workload-opts"}
+
+
+def renamed(argv):
+    """A stored command line in today's option names (--real-only is
+    --only real)."""
+    out = [RENAMED.get(a.split("=", 1)[0], a.split("=", 1)[0]) + a[len(a.split("=", 1)[0]):]
+           for a in argv if a != "--real-only"]
+    if "--real-only" in argv:
+        if "--only" in out:
+            i = out.index("--only") + 1
+            out[i] = "real," + out[i]
+        else:
+            out += ["--only", "real"]
+    return out

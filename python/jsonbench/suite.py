@@ -71,9 +71,9 @@ def parse_args(argv):
     O.seed(ap)
     O.build_dir(ap, None)
     O.out(ap, "results/<UTC stamp>-<commit>")
-    ap.add_argument("--harness-args", default="",
-                    help="extra harness options for every job, e.g. '--batches 3' or "
-                         "'--model json-only' (docs/model.md)")
+    ap.add_argument("--workload-opts", default="", metavar="OPTS",
+                    help="extra harness options for every model job, e.g. '--batches 3' "
+                         "or '--model json-only' (docs/model.md)")
     O.no_build(ap)
     ap.add_argument("--no-probe", action="store_true",
                     help="skip each job's warm-up process (long jobs at scale 1)")
@@ -116,7 +116,7 @@ def ensure_build(args):
 def plan(args, impls, workloads, datasets):
     """Jobs ordered workload-major so that impls of one comparison run close
     together in time (less drift between them)."""
-    extra = shlex.split(args.harness_args)
+    extra = shlex.split(args.workload_opts)
     main_scale = datasets[0]["scale"] if datasets else None
     jobs = []
     for wl in workloads:

@@ -380,7 +380,7 @@ def end_to_end():
         p = subprocess.run(
             [sys.executable, "-m", "jsonbench.reproduce", "--no-build",
              "--build-dir", BUILD, "--claims", claims_path,
-             "--ovs-claims", real_path, "--ovs-tree", tree,
+             "--claims", real_path, "--ovs-tree", tree,
              "--ovs-cache-dir", os.path.join(tmp, "cache"),
              "--repetitions", "1", "--out", out],
             env=env, capture_output=True, text=True, timeout=300)
@@ -411,18 +411,18 @@ def end_to_end():
               "t-bad row must say the build failed: %s" % bad)
         check("Real A/B" in md, "report has no real A/B section")
 
-        # The same measured in two halves: the real runs alone (--real-only),
+        # The same measured in two halves: the real runs alone (--only real),
         # the model alone, then one folder from both (jsonbench join).
         common = [sys.executable, "-m", "jsonbench.reproduce", "--no-build",
                   "--build-dir", BUILD, "--claims", claims_path,
                   "--repetitions", "1", "--only", "t-good", "--no-report"]
         real_out, model_out = os.path.join(tmp, "real"), os.path.join(tmp, "model")
         p = subprocess.run(common[:-5] + ["--repetitions", "2"] + common[-3:] + [
-                               "--real-only", "--ovs-claims", real_path,
+                               "--only", "t-good,real", "--claims", real_path,
                                "--ovs-tree", tree, "--ovs-cache-dir",
                                os.path.join(tmp, "cache"), "--out", real_out],
                            env=env, capture_output=True, text=True, timeout=300)
-        check(p.returncode == 0, "--real-only: exit %d:\n%s"
+        check(p.returncode == 0, "--only real: exit %d:\n%s"
               % (p.returncode, (p.stdout + p.stderr)[-2000:]))
         # Before and after interleaved repetition by repetition.
         # Progress lines: "[i/N] ... left: rep r/R real TARGET variant ...".
@@ -437,7 +437,7 @@ def end_to_end():
         with open(os.path.join(real_out, C.RUN_FILE)) as f:
             meta = json.load(f)
         check(not meta.get("runs") and meta.get("real", {}).get("runs"),
-              "--real-only ran model runs or no real ones: %s" % meta.get("runs"))
+              "--only real ran model runs or no real ones: %s" % meta.get("runs"))
         p = subprocess.run(common + ["--out", model_out], env=env,
                            capture_output=True, text=True, timeout=300)
         check(p.returncode == 0, "model half: exit %d" % p.returncode)
@@ -455,7 +455,7 @@ def end_to_end():
         check(len(cells) == 10 and "HEAD~2 -> HEAD" in cells[6] and
               "->" in cells[4] and cells[7] not in ("", "-"),
               "filled t-good row lacks the model or the real half: %s" % cells)
-        check("--real-only" in md, "the report does not say where the real runs came from")
+        check("--only real" in md, "the report does not say where the real runs came from")
 
         # Real runs in two pieces (e.g. a claim re-measured later): joined
         # one after the other, each piece adds the runs the folder lacks.
@@ -477,7 +477,7 @@ def end_to_end():
             pieces.append(piece)
         def join(primary, other, out):
             return subprocess.run([sys.executable, "-m", "jsonbench", "join",
-                                   "--ovs-claims", real_path, primary, other,
+                                   "--claims", real_path, primary, other,
                                    "--out", out], env=env, capture_output=True,
                                   text=True, timeout=300)
 

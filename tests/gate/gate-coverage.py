@@ -4,7 +4,7 @@
 usage: gate-coverage.py --build-root DIR --baseline FILE IMPL...
 
 IMPL... is impl_names from impls/meson.build, passed by meson.  Fails when
-  - the gate's plan (python3 -m jsonbench.gate --plan) leaves one out, as
+  - the gate's plan (python3 -m jsonbench.gate --dry-run) leaves one out, as
     harness or as micro-benchmark, or measures one the build does not
     define (a stale or test-only executable);
   - the committed baseline has no figure for one of its workloads or its
@@ -24,9 +24,9 @@ def main():
     ap.add_argument("impls", nargs="+")
     a = ap.parse_args()
     r = subprocess.run([sys.executable, "-m", "jsonbench.gate", "--build-dir", a.build_root,
-                        "--plan"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                        "--dry-run"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
-        sys.exit("FAIL: gate --plan exited %d: %s" % (r.returncode, r.stderr.strip()))
+        sys.exit("FAIL: gate --dry-run exited %d: %s" % (r.returncode, r.stderr.strip()))
     plan = json.loads(r.stdout)
     failures = []
     for part in ("harness", "micro"):

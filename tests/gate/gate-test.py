@@ -28,8 +28,8 @@ def gate(*args):
 def measure(a, tmp, name, harness, micro):
     out = os.path.join(tmp, name + ".json")
     args = ["--build-dir", a.build_root, "--data-dir", os.path.join(tmp, "data"),
-            "--impls", "ovs", "--harness", "ovs=" + harness, "--measure-only", out]
-    args += ["--micro", "ovs=" + micro] if micro else ["--no-micro"]
+            "--impls", "ovs", "--harness", "ovs=" + harness, "--out", out]
+    args += ["--micro", "ovs=" + micro] if micro else ["--only", "harness,calibration"]
     if not a.valgrind:
         args.append("--no-valgrind")
     rc, text = gate(*args)

@@ -34,7 +34,12 @@ ENTRY_POINTS = [
 
 # Settings known to have had two names; both present is a failure.
 SYNONYMS = [("--ovs-cache-dir", "--cache-dir"), ("--ovs-installed", "--installed"),
-            ("--build", "--build-dir")]
+            ("--build", "--build-dir"), ("--claims", "--ovs-claims"),
+            ("--only", "--real-only"), ("--only", "--calibration-only"),
+            ("--only", "--no-calibration"), ("--only", "--no-micro"),
+            ("--repetitions", "--timing-runs"), ("--pair", "--ab"),
+            ("--workload-opts", "--harness-args"), ("--dry-run", "--plan"),
+            ("--out", "--measure-only")]
 
 
 class Caught(Exception):

@@ -78,15 +78,16 @@ def main(args):
     medians = {}
     for folder in args.results:
         medians.update(calibration.load_medians(folder))
-    pairs = [tuple(p.split("=", 1)) for p in args.pair or []]
+    pairs = [tuple(p.split("=", 1)) for p in args.pair or [] if "=" in p]
+    chains = [p.split(",") for p in args.pair or [] if "=" not in p]
     out = []
     if pairs:
         out.append("## Model vs real")
         out.append("\n" + order_line(args.results))
         out.append(model_vs_real(medians, pairs))
-    if args.ab:
+    for chain in chains:
         out.append("\n## Real A/B")
-        out.append(real_ab(medians, args.ab.split(",")))
+        out.append(real_ab(medians, chain))
     print("\n".join(out))
     return 0
 
@@ -95,6 +96,6 @@ def add_args(p):
     p.add_argument("results", nargs="+", help="results folders (model and "
                    "real; later folders win on the same key)")
     p.add_argument("--pair", action="append", help="MODEL_IMPL=REAL_TARGET, "
-                   "e.g. serialized=ovs-debian (repeatable)")
-    p.add_argument("--ab", help="comma list of real targets, before to "
-                   "after, e.g. ovs-9669b50f5-parent,ovs-9669b50f5")
+                   "e.g. serialized=ovs-debian: model vs real; or a comma list of "
+                   "real targets, before to after, e.g. "
+                   "ovs-9669b50f5-parent,ovs-9669b50f5: real A/B (repeatable)")

@@ -68,6 +68,69 @@ def generate(results_dir, out_dir=None, title=None, sections=None,
     return html_path
 
 
+def _note_export(env):
+    """A build dir made from `git archive <commit>` (to measure committed
+    code while the shared tree has work in progress) has EXPORTED_COMMIT
+    next to it: the binaries' commit is that one, not the tree's HEAD."""
+    from .. import ROOT
+    bdir = env.get("build_dir", "")
+    marker = os.path.join(ROOT, bdir, "..", "EXPORTED_COMMIT")
+    if bdir and os.path.exists(marker) and "binaries" not in env.get("git_dirty", ""):
+        with open(marker) as f:
+            commit = f.read().strip()
+        env["git_commit"] = commit
+        env["git_dirty"] = "binaries built from `git archive %s` (committed code only)" % commit
+    return env
+
+
+def render_claims(out_dir, ovs_tree=None, publish=None):
+    """report.md + report.html of a claims folder; with 'publish', report.md
+    and the charts it links copied to that folder (old charts there
+    removed)."""
+    from .. import build, resultsdir
+    from .. import claims as C
+    from ..gbench import read
+    from ..util import log
+    loaded = C.load_run(out_dir)
+    if not loaded:
+        sys.exit("reproduce: %s has no %s" % (out_dir, C.RUN_FILE))
+    env_path = os.path.join(out_dir, "env.json")
+    if os.path.exists(env_path):
+        resultsdir.write_env(out_dir, _note_export(read(env_path)))
+    scale = loaded[2].get("scale")
+    html = generate(out_dir, title="ovsdb-jsonbench: seed claims reproduced at scale %g" % scale,
+                    ovs_trees=[ovs_tree] if ovs_tree else None)
+    log("reproduce: report %s" % build.rel(html))
+    log("reproduce: report %s" % build.rel(os.path.join(out_dir, "report.md")))
+    if publish:
+        publish_report(out_dir, publish)
+
+
+def publish_report(out_dir, dest):
+    """report.md and the charts it links, copied to dest (no HTML, no raw
+    results), e.g. reports/reference."""
+    import glob
+    import shutil
+    from ..build import rel
+    md = os.path.join(out_dir, "report.md")
+    dest = os.path.abspath(dest)
+    os.makedirs(os.path.join(dest, "charts"), exist_ok=True)
+    for old in glob.glob(os.path.join(dest, "charts", "*.png")):
+        os.unlink(old)
+    with open(md) as f:
+        text = f.read()
+    for png in sorted(glob.glob(os.path.join(out_dir, "charts", "*.png"))):
+        if "charts/" + os.path.basename(png) in text:
+            shutil.copy(png, os.path.join(dest, "charts"))
+    # The results folder is not published: say where the numbers came from.
+    text = text.replace(out_dir, "results/" + os.path.basename(out_dir) + " (not in git)")
+    tmp = os.path.join(dest, "report.md.tmp")
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, os.path.join(dest, "report.md"))
+    print("report: published %s" % rel(os.path.join(dest, "report.md")), file=sys.stderr)
+
+
 EXAMPLES = """examples:
   reports/generate.py results/20260101T000000Z-abc1234
   scripts/jsonbench report results/reproduce-... --publish reports/reference"""
@@ -89,13 +152,11 @@ def main(argv):
     trees = [args.ovs_tree] if args.ovs_tree else None
     if os.path.exists(os.path.join(args.results, "claims-run.json")) and not args.out:
         # A claims reproduction: its own title and claims table.
-        from .. import reproduce
-        reproduce.render(os.path.abspath(args.results), args.ovs_tree, args.publish)
+        render_claims(os.path.abspath(args.results), args.ovs_tree, args.publish)
         return 0
     path = generate(args.results, args.out, ovs_trees=trees)
     print("report: %s" % path)
     print("report: %s" % os.path.join(os.path.dirname(path), "report.md"))
     if args.publish:
-        from .. import reproduce
-        reproduce.publish_report(os.path.dirname(path), args.publish)
+        publish_report(os.path.dirname(path), args.publish)
     return 0

@@ -64,9 +64,9 @@ def build(ctx):
                    "%d real-OVS runs were measured by that command.  " % own if own else "",
                    "not measured by it come from" if own else "come from",
                    ", ".join("`results/%s`" % f for f in real_src),
-                   "a separate reproduction (`--real-only`, or interleaved with its "
+                   "a separate reproduction (`--only real`, or interleaved with its "
                    "model runs)" if len(real_src) == 1
-                   else "separate reproductions (`--real-only`, or interleaved with "
+                   else "separate reproductions (`--only real`, or interleaved with "
                    "their model runs)",
                    sum(1 for v in runs_r if v.get("file") and v.get("source")),
                    real.get("duration_s") or 0))
