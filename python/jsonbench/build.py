@@ -220,7 +220,11 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="python3 -m jsonbench.build",
                                  description="What a meson build dir defines.")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("impls", help="comma list of the impls the build defines")
+    p = sub.add_parser("impls", help="comma list of the impls the build defines",
+                       description="The impls a meson build dir defines, as a comma list.",
+                       epilog="examples:\n  scripts/jsonbench impls build\n"
+                              "  scripts/jsonbench impls --micro build",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--micro", action="store_true",
                    help="impls with a micro-benchmark executable (bench/)")
     p.add_argument("build_dir")

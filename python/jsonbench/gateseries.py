@@ -212,7 +212,11 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="scripts/gate.sh --series",
         description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1],
+        epilog="examples:\n"
+               "  scripts/gate.sh --series --ovs-tree ~/ovs --ovs-ref v3.7.1 "
+               "--ovs-patch patches/ovs/copy-trim\n"
+               "  scripts/gate.sh --series ... --only nb/dump --threshold instructions=2\n\n"
+               + __doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ovs-tree", required=True,
                     help="OVS git work tree or bare git dir")
