@@ -28,7 +28,7 @@ ROOT, BUILD = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from jsonbench import claims as C          # noqa: E402
 from jsonbench import realclaims as R      # noqa: E402
-from jsonbench import reproduce as RP      # noqa: E402
+from jsonbench import resultsdir as RD     # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
@@ -543,7 +543,7 @@ def take_claims_checks():
 
     meta_a, meta_b = metas(True)
     meta_a["runs"]["x|--send print"] = meta_b["runs"]["x|--send print"]
-    RP._take_claims(meta_a, meta_b, ["x|--send print"])
+    RD._take_claims(meta_a, meta_b, ["x|--send print"])
     got = {c["id"]: c for c in meta_a["claims"]["claims"]}
     check(got["c1"] == new and meta_a["claims"]["explanations"]["e"]
           == "new text", "claim c1 not read with the definition its runs "
@@ -553,7 +553,7 @@ def take_claims_checks():
     # c2's runs in both: the primary's definition stays.
     meta_a, meta_b = metas(True)
     meta_a["runs"]["x|--b"] = meta_b["runs"]["x|--b"]
-    RP._take_claims(meta_a, meta_b, ["x|--b"])
+    RD._take_claims(meta_a, meta_b, ["x|--b"])
     got = {c["id"]: c for c in meta_a["claims"]["claims"]}
     check(got["c2"] == kept and got["c1"] == old,
           "a claim with runs of the primary took the other definition")
