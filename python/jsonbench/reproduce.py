@@ -37,6 +37,7 @@ EXAMPLES = """examples:
   scripts/reproduce.sh --scale 1             the seeds' database sizes
   scripts/reproduce.sh --only s4-nb,s1       claims whose id starts so
   scripts/reproduce.sh --ovs-tree ~/ovs      + the real OVS columns
+  scripts/reproduce.sh --ovs-tree ~/ovs --only real   the real OVS runs alone
   scripts/reproduce.sh --resume results/reproduce-...   after Ctrl-C
   scripts/jsonbench report results/reproduce-... --publish reports/reference
   scripts/jsonbench join MODEL REAL --out NEW   (claims/README.md)"""
