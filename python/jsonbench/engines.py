@@ -39,6 +39,18 @@ EXAMPLES_PARALLEL = """examples:
   scripts/jsonbench parallel : --shards 2 --out results/s run     (':' is this machine)"""
 
 
+def _parse(argv, prog, epilog, description, hosts=False):
+    """(args, absolute study folder) of an engine's command line."""
+    ap = argparse.ArgumentParser(prog=prog, epilog=epilog, description=description,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    if hosts:
+        ap.add_argument("hosts", help="comma list of ssh hosts (':' is this machine); the "
+                                      "repository must be at the same path on each")
+    _args(ap)
+    args = ap.parse_args(argv)
+    return args, _study(ap, args)
+
+
 def _args(ap):
     from . import options as O
     ap.add_argument("--shards", type=int, required=True, metavar="N",
@@ -140,14 +152,10 @@ def _sbatch(argv):
 
 
 def slurm(argv):
-    ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench slurm", epilog=EXAMPLES_SLURM,
-        description="Submit a study as a Slurm job array (--exclusive, one shard per task) "
-                    "plus a merge job after it (docs/shards.md).",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _args(ap)
-    args = ap.parse_args(argv)
-    study = _study(ap, args)
+    args, study = _parse(
+        argv, "scripts/jsonbench slurm", EXAMPLES_SLURM,
+        "Submit a study as a Slurm job array (--exclusive, one shard per task) plus a merge "
+        "job after it (docs/shards.md).")
     sdir = os.path.join(study, "slurm")
     os.makedirs(sdir, exist_ok=True)
     paths = {}
@@ -197,16 +205,10 @@ def parallel_command(hosts, study, command, argv, n):
 
 
 def parallel(argv):
-    ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench parallel", epilog=EXAMPLES_PARALLEL,
-        description="Run a study's shards on ssh-able hosts with GNU parallel (one shard per "
-                    "host at a time, results returned as files), then merge them here.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("hosts", help="comma list of ssh hosts (':' is this machine); the "
-                                  "repository must be at the same path on each")
-    _args(ap)
-    args = ap.parse_args(argv)
-    study = _study(ap, args)
+    args, study = _parse(
+        argv, "scripts/jsonbench parallel", EXAMPLES_PARALLEL,
+        "Run a study's shards on ssh-able hosts with GNU parallel (one shard per host at a "
+        "time, results returned as files), then merge them here (docs/shards.md).", hosts=True)
     cmd = parallel_command([h for h in args.hosts.split(",") if h], study, args.command,
                            args.args, args.shards)
     if args.dry_run:
