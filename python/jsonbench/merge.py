@@ -96,12 +96,12 @@ def check(shards, n=None):
     return ref
 
 
-def _copy_files(src, out_dir, taken):
+def _copy_files(src, out_dir, taken, own):
     for dirpath, dirnames, filenames in os.walk(src):
         rel_dir = os.path.relpath(dirpath, src)
         if rel_dir == ".":
-            dirnames[:] = [d for d in dirnames if d not in OWN]
-            filenames = [f for f in filenames if f not in OWN]
+            dirnames[:] = [d for d in dirnames if d not in own]
+            filenames = [f for f in filenames if f not in own]
         for f in filenames:
             rel = os.path.normpath(os.path.join(rel_dir, f))
             if rel in taken:
@@ -134,14 +134,15 @@ def merge(paths, out_dir, n=None):
     tool = ref.plan.get("tool")
     good = sorted((s for s in shards if s.ok), key=lambda s: s.k)
     by_k = {s.k: s for s in good}
-    hook = TOOLS.get(tool)
+    hook = TOOLS.get(tool, {})
+    own = OWN | set(hook.get("files", ()))
 
     os.makedirs(out_dir)
     try:
         taken = {}
         entries, failures = [], []
         for s in good:
-            _copy_files(s.path, out_dir, taken)
+            _copy_files(s.path, out_dir, taken, own)
             entries += s.index["entries"]
             failures += s.index["failures"]
         accounted = {os.path.splitext(os.path.basename(e["file"]))[0] for e in entries} | \
@@ -188,8 +189,8 @@ def merge(paths, out_dir, n=None):
         state.pop("shard", None)
         state["shards"] = split
         resultsdir.write_plan(out_dir, state)
-        if hook:
-            hook[0](good, out_dir, n)
+        if hook.get("merge"):
+            hook["merge"](good, out_dir, n)
     except Refused:
         shutil.rmtree(out_dir)
         raise
@@ -211,9 +212,15 @@ def _shards():
 
 # ------------------------------------------------------------------ tools
 
+def _rank(info):
+    """Which record of one run wins: its results, else its own shard's
+    error, else another shard's "run by shard K" note."""
+    return 2 if info.get("file") else 0 if "shard" in info else 1
+
+
 def merge_claims(good, out_dir, n):
     """claims-run.json of a sharded claims reproduction: each shard's runs
-    (a run measured by none of them: its shard's error), dataset stats,
+    (a run of a missing shard: not measured, naming it), dataset stats,
     run seconds; the real-OVS runs and builds likewise."""
     from . import claims as C
     metas = [(s, C.load_run(s.path)) for s in good]
@@ -224,7 +231,7 @@ def merge_claims(good, out_dir, n):
     runs, stats, seconds, real = {}, {}, {}, None
     for s, m in metas:
         for key, info in m.get("runs", {}).items():
-            if info.get("file") or key not in runs:
+            if key not in runs or _rank(info) > _rank(runs[key]):
                 runs[key] = info
         stats.update(m.get("dataset_stats") or {})
         seconds.update(m.get("run_seconds") or {})
@@ -236,6 +243,10 @@ def merge_claims(good, out_dir, n):
             for key, info in r["runs"].items():
                 if info.get("file") or key not in real["runs"]:
                     real["runs"][key] = info
+    have = {s.k for s in good}
+    for key, info in runs.items():
+        if "shard" in info and info["shard"] not in have:
+            runs[key] = {"error": "shard %d of %d missing: not measured" % (info["shard"], n)}
     meta.update(runs=runs, dataset_stats=stats, run_seconds=seconds,
                 command_args=" ".join(_strip_cmd(meta.get("command_args", ""))),
                 complete=len(good) == n and all(m.get("complete") for _s, m in metas),
@@ -256,10 +267,11 @@ def render_suite(out_dir):
     log("merge: report %s" % generate(out_dir))
 
 
-# tool (plan.json "tool") -> (merge its own files(shards, out_dir, n) or
-# None, render(out_dir))
-TOOLS = {"suite": (lambda good, out_dir, n: None, render_suite),
-         "reproduce": (merge_claims, render_claims)}
+# tool (plan.json "tool") -> "files": its own files in a results folder
+# (not copied), "merge"(shards, out_dir, n): writes them, "render"(out_dir)
+TOOLS = {"suite": {"render": render_suite},
+         "reproduce": {"files": ["claims-run.json"], "merge": merge_claims,
+                       "render": render_claims}}
 
 
 def main(argv):
@@ -286,8 +298,8 @@ def main(argv):
     if warning:
         log("merge: WARNING: %s" % warning)
     log("merge: %d failure(s); results in %s" % (len(failures), out))
-    if not args.no_report and tool in TOOLS:
-        TOOLS[tool][1](out)
+    if not args.no_report and TOOLS.get(tool, {}).get("render"):
+        TOOLS[tool]["render"](out)
     return 1 if failures else 0
 
 

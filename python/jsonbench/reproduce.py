@@ -270,6 +270,10 @@ def runs_meta(p, by_key, state, failures, interrupted):
         else:
             out[key] = {"error": errors.get(j.name) or (
                 "interrupted before it finished" if interrupted else "not run yet")}
+    # A shard: the plan's other runs are another shard's (merge takes them).
+    for key, k in getattr(p, "elsewhere", {}).items():
+        out.setdefault(key, {"error": "run by shard %d of %d, not in this folder"
+                                      % (k, p.shard_count), "shard": k})
     return out
 
 
@@ -334,8 +338,14 @@ def units_of(args, p):
     return units, shards.plan_hash(units, what)
 
 
-def restrict(p, mine):
-    """The plan cut to one shard's units."""
+def restrict(p, mine, units, n):
+    """The plan cut to one shard's units; p.elsewhere: {run key: shard}
+    of the model runs other shards have."""
+    groups = dict(p.groups)
+    p.shard_count = n
+    p.elsewhere = {C.run_key(r): k + 1 for k, part in enumerate(shards.assign(units, n))
+                   for u in part if u.key not in mine and u.key[0] == "model"
+                   for r in groups[u.key[1]]}
     p.groups = [(g, runs) for g, runs in p.groups if ("model", g) in mine]
     p.real_groups = [(g, runs) for g, runs in p.real_groups if ("real", g) in mine]
     keep = {g for g, _runs in p.groups}
@@ -369,7 +379,7 @@ def main(argv):
         return 0
     mine = shards.selected(args, units)
     if mine is not None:
-        restrict(p, mine)
+        restrict(p, mine, units, args.shards)
         log("reproduce: shard %d of %d: %d of %d groups" % (
             args.shard, args.shards, len(mine), len(units)))
     args.build_dir = build.build_path(args.build_dir)
@@ -454,7 +464,7 @@ def main(argv):
             out_dir, meta.get("real", {}).get("runs", {})), ds.stats, args.scale, p.caps,
             twin_claims=p.twins)
     print_table(rows, real)
-    n_failed = sum(1 for v in meta_runs.values() if "error" in v)
+    n_failed = sum(1 for v in meta_runs.values() if "error" in v and "shard" not in v)
     log("reproduce: %d claims, %s; %d run(s) failed or missing; took %s; results in %s" % (
         len(rows), ", ".join("%s %d" % kv for kv in sorted(C.summary_counts(rows).items())),
         n_failed, fmt_dur(duration), build.rel(out_dir)))
