@@ -5,8 +5,11 @@ Reads two claims folders (scripts/jsonbench claims, serial; and the merge
 of its shards, scripts/jsonbench merge), evaluates both claims tables and
 checks, claim by claim: the same verdict, and measured changes that differ
 by less than the claim's noise band (percentage points).  Both folders'
-report.md must hold the claims table.  Prints one line per claim; exit 1
-on any difference.
+report.md must hold the claims table.  Prints one line per claim and the
+count of differing claims per metric kind (time figures swing with the
+machine's load; memory figures should not); exit 1 on any difference.
+Run it on two serial reproductions too: what differs there is the
+machine, not the sharding.
 
 usage: PYTHONPATH=python tests/shards/compare_claims.py SERIAL MERGED
   e.g. after
@@ -26,14 +29,16 @@ def rows_of(folder):
     if not loaded:
         sys.exit("compare_claims: %s holds no %s" % (folder, C.RUN_FILE))
     doc, runs, meta = loaded
-    return {r["id"]: r for r in C.evaluate(doc, runs, meta.get("dataset_stats"),
-                                           meta["scale"], meta.get("caps", True))}
+    kinds = {c["id"]: c["metric"].get("kind", "time") for c in doc["claims"]}
+    return {r["id"]: dict(r, kind=kinds.get(r["id"], "time"))
+            for r in C.evaluate(doc, runs, meta.get("dataset_stats"), meta["scale"],
+                                meta.get("caps", True))}
 
 
 def compare(serial, merged, out=sys.stdout):
     """[problem, ...] between the two folders' claims tables."""
     a, b = rows_of(serial), rows_of(merged)
-    problems = []
+    problems, per_kind = [], {}
     for folder in (serial, merged):
         md = os.path.join(folder, "report.md")
         if not os.path.exists(md) or "Seed claims" not in open(md).read():
@@ -56,12 +61,17 @@ def compare(serial, merged, out=sys.stdout):
             cid, ra["verdict"][:34], rb["verdict"][:34],
             "-" if ma is None else "%+.1f%%" % ma, "-" if mb is None else "%+.1f%%" % mb,
             band, "" if same and close else "  <- differs"))
+        n = per_kind.setdefault(ra["kind"], [0, 0])
+        n[0] += 1
+        n[1] += not (same and close)
         if not same:
             problems.append("%s: verdict %r serial, %r in shards" % (cid, ra["verdict"],
                                                                       rb["verdict"]))
         if not close:
             problems.append("%s: measured %s serial, %s in shards: more than the %.0f%% "
                             "noise band apart" % (cid, ma, mb, band))
+    for kind, (n, bad) in sorted(per_kind.items()):
+        out.write("%s claims: %d of %d differ\n" % (kind, bad, n))
     return problems
 
 
