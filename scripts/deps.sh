@@ -15,6 +15,7 @@ packages=(
   libbenchmark-dev libjemalloc-dev libssl-dev
   hyperfine valgrind python3 python3-matplotlib python3-scipy
   openvswitch-common ovn-common ovn-central
+  slurmctld slurmd slurm-client munge parallel
 )
 case "${1:-}" in
   --fuzz) packages+=(clang libclang-rt-14-dev) ;;

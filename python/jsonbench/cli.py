@@ -15,6 +15,9 @@ EXAMPLES = """subcommands:
   compare   two result sets, Mann-Whitney U             (scripts/compare)
   report    (re)render a results folder's report        (reports/generate.py)
   join      a claims folder plus the runs another has   (was --fill-from)
+  merge     shard folders (--shards N --shard K) into one results folder
+  slurm     submit a study as a Slurm job array + merge (docs/shards.md)
+  parallel  run a study's shards on ssh hosts with GNU parallel + merge
   ovs       real OVS: build, run, tables                (scripts/real-ovs.sh)
   impls     the impls a build defines
 
@@ -26,6 +29,7 @@ examples:
   scripts/jsonbench report results/R
   scripts/jsonbench join results/reproduce-MODEL results/reproduce-REAL --out results/NEW
   scripts/jsonbench ovs run --ovs-installed --scale 0.01
+  scripts/jsonbench slurm --shards 3 --out results/study claims --scale 1
 scripts/jsonbench SUBCOMMAND --help for each one's options."""
 
 
@@ -78,6 +82,12 @@ def command(name):
         from .realovs.cli import main
     elif name == "join":
         main = join
+    elif name == "merge":
+        from .merge import main
+    elif name == "slurm":
+        from .engines import slurm as main
+    elif name == "parallel":
+        from .engines import parallel as main
     elif name == "impls":
         main = impls
     else:

@@ -20,7 +20,7 @@ import shlex
 import sys
 import time
 
-from . import ROOT, build, gbench, resultsdir
+from . import ROOT, build, gbench, resultsdir, shards
 from . import claims as C
 from . import realclaims
 from .backends import ModelBackend
@@ -39,6 +39,7 @@ EXAMPLES = """examples:
   scripts/reproduce.sh --ovs-tree ~/ovs      + the real OVS columns
   scripts/reproduce.sh --ovs-tree ~/ovs --only real   the real OVS runs alone
   scripts/reproduce.sh --resume results/reproduce-...   after Ctrl-C
+  scripts/reproduce.sh --shards 3 --shard 1 --out S1   one of 3 shards (docs/shards.md)
   scripts/jsonbench report results/reproduce-... --publish reports/reference
   scripts/jsonbench join MODEL REAL --out NEW   (claims/README.md)"""
 
@@ -73,7 +74,9 @@ def parse_args(argv):
     O.ovs_cache_dir(ap)
     O.dry_run(ap)
     O.resume(ap, "runs")
+    shards.add_args(ap)
     args = ap.parse_args(argv)
+    shards.check_args(ap, args)
     if args.repetitions < 1:
         ap.error("--repetitions must be >= 1")
     if args.scale <= 0:
@@ -285,6 +288,10 @@ def runs_meta(p, by_key, state, failures, interrupted):
         else:
             out[key] = {"error": errors.get(j.name) or (
                 "interrupted before it finished" if interrupted else "not run yet")}
+    # A shard: the plan's other runs are another shard's (merge takes them).
+    for key, k in getattr(p, "elsewhere", {}).items():
+        out.setdefault(key, {"error": "run by shard %d of %d, not in this folder"
+                                      % (k, p.shard_count), "shard": k})
     return out
 
 
@@ -302,6 +309,8 @@ def save(args, argv, p, ds, out_dir, runs, duration, complete, t_runs, seconds):
     env["datasets"] = ds.meta
     env["duration_s"] = duration
     env["load_average"] = " ".join("%.2f" % x for x in os.getloadavg())
+    if getattr(args, "shard_env", None):
+        env["shard"] = args.shard_env
     old = resultsdir.read_env(out_dir)
     for k in ("ovs_targets", "ovs_build_failures", "ovs_ab_pairs", "run_order"):
         if k in old:
@@ -322,6 +331,48 @@ def save(args, argv, p, ds, out_dir, runs, duration, complete, t_runs, seconds):
 
 # ------------------------------------------------------------------ main
 
+def unit_label(g):
+    return group_name(g) + ("" if g[2] == "snapshot" else " (%s)" % g[2])
+
+
+def real_name(r):
+    return "real__%s__%s__%s" % (run_label(r).split("__")[0], realclaims.variant(r), r["impl"])
+
+
+def units_of(args, p):
+    """The plan's shard units (jsonbench.shards): one per run group (a
+    claim's before and after, interleaved), the real-OVS groups apart, and
+    the plan hash every node computes alike."""
+    def cost(runs, builds=1):
+        return builds * args.repetitions * sum(
+            shards.dataset_bytes(r["dataset"], r["scale"]) for r in runs)
+    units = [shards.Unit(("model", g), unit_label(g), [run_label(r) for r in runs],
+                         cost(runs)) for g, runs in p.groups]
+    units += [shards.Unit(("real", g), "real " + unit_label(g), [real_name(r) for r in runs],
+                          cost(runs, 2)) for g, runs in p.real_groups]
+    what = {"repetitions": args.repetitions, "seed": args.seed, "caps": p.caps,
+            "runs": [C.run_key(r) for _g, runs in p.groups for r in runs],
+            "real": [C.run_key(r) for _g, runs in p.real_groups for r in runs]}
+    return units, shards.plan_hash(units, what)
+
+
+def restrict(p, mine, units, n):
+    """The plan cut to one shard's units; p.elsewhere: {run key: shard}
+    of the model runs other shards have."""
+    groups = dict(p.groups)
+    p.shard_count = n
+    p.elsewhere = {C.run_key(r): k + 1 for k, part in enumerate(shards.assign(units, n))
+                   for u in part if u.key not in mine and u.key[0] == "model"
+                   for r in groups[u.key[1]]}
+    p.groups = [(g, runs) for g, runs in p.groups if ("model", g) in mine]
+    p.real_groups = [(g, runs) for g, runs in p.real_groups if ("real", g) in mine]
+    keep = {g for g, _runs in p.groups}
+    p.steps = [s for s in p.steps if s[0] in keep]
+    p.n_claims = len({c for _g, runs in p.groups + p.real_groups for r in runs
+                      for c in (p.users.get(C.run_key(r)) or
+                                p.real_users.get(C.run_key(r), []))})
+
+
 def group_seconds(by_key, state):
     """Seconds per run group (all repetitions, before and after)."""
     out = {}
@@ -338,6 +389,15 @@ def main(argv):
     t_start = time.time()
     p = plan(args)
     p.repetitions = args.repetitions
+    units, shard_digest = units_of(args, p)
+    if args.plan_shards:
+        shards.print_split(units, args.shards, shard_digest, "reproduce")
+        return 0
+    mine = shards.selected(args, units)
+    if mine is not None:
+        restrict(p, mine, units, args.shards)
+        log("reproduce: shard %d of %d: %d of %d groups" % (
+            args.shard, args.shards, len(mine), len(units)))
     args.build_dir = build.build_path(args.build_dir)
     if args.dry_run:
         print_plan(args, p)
@@ -347,7 +407,8 @@ def main(argv):
     commit = git_short_commit(ROOT)
     stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
     out_dir = os.path.abspath(args.resume or args.out or os.path.join(
-        ROOT, "results", "reproduce-%s-%s" % (stamp, commit)))
+        ROOT, "results", "reproduce-%s-%s%s" % (stamp, commit, "" if mine is None else
+                                                "-shard%dof%d" % (args.shard, args.shards))))
     os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
     ds = prepare_datasets(args, p)
     by_key, steps = model_jobs(args, p, ds)
@@ -364,12 +425,18 @@ def main(argv):
             state = resultsdir.check_resume(out_dir, "reproduce", commit, digest)
         except resultsdir.ResumeError as exc:
             sys.exit("reproduce: --resume: %s" % exc)
+        if mine is not None and shards.check_resumed(state, args):
+            sys.exit("reproduce: --resume: %s: %s" % (out_dir, shards.check_resumed(state, args)))
         entries = resultsdir.read_index(out_dir)["entries"]
         log("reproduce: resuming %s: %d of %d runs finished" % (
             build.rel(out_dir), len(set(state["finished"])), len(state["jobs"])))
     else:
         state = resultsdir.new_plan("reproduce", argv, commit, digest, list(by_key.values()))
         state["jobs"] += real_names
+        if mine is not None:
+            state["shard"] = shards.plan_state(args, units, shard_digest, "reproduce")
+    if mine is not None:
+        args.shard_env = shards.shard_env(args, units, shard_digest, None, None)
     missing = missing_datasets(p, ds)
     failures += [{"job": by_key[k].name, "error": why[:2000]} for k, why in missing.items()]
     steps = [s for s in steps if s.job.key not in missing]
@@ -382,6 +449,8 @@ def main(argv):
     backend = ModelBackend(out_dir, exes, args.repetitions, args.seed, probe=False,
                            hyperfine=False, sha256=False)
     t_runs = time.time()
+    if mine is not None:
+        args.shard_env["measured"] = [t_runs, None]
 
     def checkpoint(entries_, failures_, complete=False, interrupted=False):
         save(args, argv, p, ds, out_dir, runs_meta(p, by_key, state, failures_, interrupted),
@@ -395,6 +464,8 @@ def main(argv):
         real_failed, interrupted = measure_real(args, p, ds, out_dir, state, res)
     failures = resultsdir.read_index(out_dir)["failures"]
     meta_runs = runs_meta(p, by_key, state, res.failures, interrupted)
+    if mine is not None:
+        args.shard_env["measured"][1] = time.time()
     duration = time.time() - t_start
     save(args, argv, p, ds, out_dir, meta_runs, duration, not interrupted, t_runs,
          group_seconds(by_key, state))
@@ -409,14 +480,18 @@ def main(argv):
             out_dir, meta.get("real", {}).get("runs", {})), ds.stats, args.scale, p.caps,
             twin_claims=p.twins)
     print_table(rows, real)
-    n_failed = sum(1 for v in meta_runs.values() if "error" in v)
+    n_failed = sum(1 for v in meta_runs.values() if "error" in v and "shard" not in v)
     log("reproduce: %d claims, %s; %d run(s) failed or missing; took %s; results in %s" % (
         len(rows), ", ".join("%s %d" % kv for kv in sorted(C.summary_counts(rows).items())),
         n_failed, fmt_dur(duration), build.rel(out_dir)))
     if interrupted:
         log("reproduce: interrupted; the report marks the claims not measured; to run "
             "the rest: scripts/reproduce.sh --resume %s" % build.rel(out_dir))
-    if not args.no_report:
+    if mine is not None:
+        log("reproduce: shard %d of %d (its claims only; the others read not measured); "
+            "merge the shards' folders: scripts/jsonbench merge SHARD_DIR... --out DIR"
+            % (args.shard, args.shards))
+    elif not args.no_report:
         from .report import render_claims  # matplotlib: only when rendering
         render_claims(out_dir, args.ovs_tree)
     if interrupted:

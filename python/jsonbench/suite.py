@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from . import ROOT, build, datasets as D, gbench, resultsdir, suite_order
+from . import ROOT, build, datasets as D, gbench, resultsdir, shards, suite_order
 from .backends import ModelBackend, RealBackend
 from .env import collect_env, git_short_commit, warn_timing_hazards
 from .execute import execute
@@ -41,6 +41,8 @@ EXAMPLES = """examples:
   scripts/suite.sh --workloads load --scale 0.005,0.01,0.02   scaling charts
   scripts/suite.sh --ovs-tree ~/ovs --ovs-ref 9669b50f5^,9669b50f5   + real OVS
   scripts/suite.sh --resume results/20260101T000000Z-abc1234  after Ctrl-C
+  scripts/suite.sh --shards 3 --plan-shards          the split over 3 machines
+  scripts/suite.sh --shards 3 --shard 2 --out S2     one of them (docs/shards.md)
 (docs/suite.md has the rest)"""
 
 MONITOR_MODES = ("tree", "cache", "direct")
@@ -85,9 +87,11 @@ def parse_args(argv):
                          "neighbouring processes; grouped (default without): each job's "
                          "repetitions back to back (docs/suite.md)")
     O.resume(ap)
+    shards.add_args(ap)
     from .realovs import suite_jobs
     suite_jobs.add_args(ap)
     args = ap.parse_args(argv)
+    shards.check_args(ap, args)
     modes = csv(args.modes)
     bad = [m for m in modes if m not in MONITOR_MODES + RAFT_MODES]
     if bad:
@@ -274,6 +278,29 @@ def dry_run(args, order, jobs, real_jobs):
     return 0
 
 
+def unit_key(job):
+    return (job.ds["path"], suite_order.family(job.workload))
+
+
+def units_of(args, order, jobs, real_jobs):
+    """The plan's shard units (jsonbench.shards): one per dataset x
+    workload family with every impl, real build and repetition, and the
+    plan hash every node computes alike (before any dataset exists)."""
+    from .realovs import suite_jobs
+    names = suite_jobs.target_names(args) if real_jobs else []
+    out = []
+    for g in suite_order.groups(jobs, real_jobs):
+        on = [rj.for_target(t) for t in names for rj in g.real]
+        cost = sum(shards.job_cost(j, args.repetitions) for j in g.model) + \
+            len(names) * sum(shards.job_cost(j, args.repetitions) for j in g.real_runs)
+        out.append(shards.Unit(g.key, g.label, [j.name for j in g.model] +
+                               [j.name for j in on], cost))
+    what = {"repetitions": args.repetitions, "order": order, "targets": names,
+            "seed": args.seed, "allocator": args.allocator,
+            "jobs": [j.identity() for j in jobs + real_jobs]}
+    return out, shards.plan_hash(out, what)
+
+
 def main(argv):
     argv = resultsdir.resumed_args(list(argv), "suite")
     args = parse_args(argv)
@@ -298,6 +325,16 @@ def main(argv):
     real_jobs = real_plan(args, jobs)
     from .realovs import suite_jobs
     order = args.order or suite_order.default_order(suite_jobs.wanted(args))
+    units, shard_digest = units_of(args, order, jobs, real_jobs)
+    if args.plan_shards:
+        shards.print_split(units, args.shards, shard_digest, "suite")
+        return 0
+    mine = shards.selected(args, units)
+    if mine is not None:
+        jobs = [j for j in jobs if unit_key(j) in mine]
+        real_jobs = [j for j in real_jobs if unit_key(j) in mine]
+        log("suite: shard %d of %d: %d of %d groups, %d jobs"
+            % (args.shard, args.shards, len(mine), len(units), len(jobs)))
     if args.dry_run:
         return dry_run(args, order, jobs, real_jobs)
     unbuilt = build.unbuilt({i: args.exes[i] for i in impls})
@@ -325,6 +362,8 @@ def main(argv):
             state = resultsdir.check_resume(out_dir, "suite", commit, digest)
         except resultsdir.ResumeError as exc:
             sys.exit("suite: --resume: %s" % exc)
+        if mine is not None and shards.check_resumed(state, args):
+            sys.exit("suite: --resume: %s: %s" % (out_dir, shards.check_resumed(state, args)))
         # Finished jobs stay; failed ones run again.
         entries = [e for e in resultsdir.read_index(out_dir)["entries"]
                    if e.get("source") != "micro"]
@@ -332,7 +371,8 @@ def main(argv):
             % (os.path.relpath(out_dir, ROOT), len(set(state["finished"])), len(state["jobs"])))
     else:
         stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
-        out_dir = args.out or os.path.join(ROOT, "results", "%s-%s" % (stamp, commit))
+        out_dir = args.out or os.path.join(ROOT, "results", "%s-%s%s" % (
+            stamp, commit, "" if mine is None else "-shard%dof%d" % (args.shard, args.shards)))
         os.makedirs(out_dir, exist_ok=True)
         state = None
     env = collect_env(ROOT, args.build_dir, args.allocator)
@@ -354,18 +394,25 @@ def main(argv):
     all_jobs += [d for j in all_jobs for d in j.derived]
     if state is None:
         state = resultsdir.new_plan("suite", argv, commit, digest, all_jobs)
+        if mine is not None:
+            state["shard"] = shards.plan_state(args, units, shard_digest, "suite")
     else:
         env["resumed"] = True
+    if mine is not None:
+        env["shard"] = shards.shard_env(args, units, shard_digest, None, None)
     resultsdir.write_env(out_dir, env)
     backends = {"model": ModelBackend(out_dir, args.exes, args.repetitions, args.seed,
                                       args.allocator, probe=not args.no_probe),
                 "real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir)}
+    t_measure = time.time()
     res = execute(steps, backends, out_dir, state, entries, build_failures,
                   args.repetitions, t_start)
     index, failures = res.entries, res.failures
     env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
-    if "micro" in workloads and not res.interrupted:
+    if "micro" in workloads and not res.interrupted and (mine is None or args.shard == 1):
         index += run_micro(args, impls, out_dir)
+    if mine is not None:
+        env["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
     env["duration_s"] = time.time() - t_start
     resultsdir.write_index(out_dir, index, failures)
     resultsdir.write_env(out_dir, env)
@@ -374,7 +421,10 @@ def main(argv):
     if res.interrupted:
         log("suite: interrupted; the report shows what finished; to run the rest: "
             "scripts/suite.sh --resume %s" % os.path.relpath(out_dir, ROOT))
-    if not args.no_report and index:
+    if mine is not None:
+        log("suite: shard %d of %d done; merge the shards' folders: scripts/jsonbench merge "
+            "SHARD_DIR... --out DIR" % (args.shard, args.shards))
+    elif not args.no_report and index:
         from .report import generate  # matplotlib: only when a report is wanted
         html = generate(out_dir)
         log("suite: report %s" % os.path.relpath(html, ROOT))

@@ -30,6 +30,9 @@ ENTRY_POINTS = [
     ("jsonbench.build", []),
     ("jsonbench.realovs.cli", []),
     ("jsonbench.cli", ["join"]),
+    ("jsonbench.cli", ["merge"]),
+    ("jsonbench.cli", ["slurm"]),
+    ("jsonbench.cli", ["parallel"]),
 ]
 
 # Settings known to have had two names; both present is a failure.

@@ -3,6 +3,15 @@
 from ..document import Section, Table
 
 
+def _interval(measured):
+    import datetime
+    if not measured or measured[0] is None:
+        return "?"
+    def fmt(t):
+        return datetime.datetime.utcfromtimestamp(t).strftime("%H:%M:%S") if t else "?"
+    return "%s - %s" % (fmt(measured[0]), fmt(measured[1]))
+
+
 def build(ctx):
     rs = ctx.results
     env = rs.env
@@ -41,8 +50,17 @@ def build(ctx):
             "the effects (to stop it: %s)" % (h.get("setting"), h.get("value"),
                                              h.get("effect"), h.get("fix")))
     add("results folder", rs.root)
+    add("shards", env.get("shard_warning"))
     s = Section("Environment", "environment")
     s.add(Table(["", ""], rows, align=["l", "l"]))
+    nodes = env.get("shards") or []
+    if nodes:
+        s.para("Merged from %d shards (scripts/jsonbench merge): each group of jobs ran "
+               "whole on one node, so its ratios compare processes of one machine." % len(nodes))
+        s.add(Table(["shard", "host", "CPU", "measured (UTC)", "status"],
+                    [["shard %s" % x.get("shard"), x.get("host", ""), x.get("cpu_model", ""),
+                      _interval(x.get("measured")), x.get("status", "")] for x in nodes],
+                    align=["l", "l", "l", "l", "l"]))
     ds = env.get("datasets") or []
     if not ds:
         seen = {}

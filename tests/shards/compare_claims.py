@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Does a sharded claims reproduction say what the serial one says?
+
+Reads two claims folders (scripts/jsonbench claims, serial; and the merge
+of its shards, scripts/jsonbench merge), evaluates both claims tables and
+checks, claim by claim: the same verdict, and measured changes that differ
+by less than the claim's noise band (percentage points).  Both folders'
+report.md must hold the claims table.  Prints one line per claim and the
+count of differing claims per metric kind (time figures swing with the
+machine's load; memory figures should not); exit 1 on any difference.
+Run it on two serial reproductions too: what differs there is the
+machine, not the sharding.
+
+usage: PYTHONPATH=python tests/shards/compare_claims.py SERIAL MERGED
+  e.g. after
+    scripts/jsonbench claims --scale 0.01 --out S
+    for k in 1 2 3; do scripts/jsonbench claims --scale 0.01 --shards 3 --shard $k \\
+        --out P/shard-$k; done
+    scripts/jsonbench merge P/shard-* --out P/merged"""
+
+import os
+import sys
+
+from jsonbench import claims as C
+
+
+def rows_of(folder):
+    loaded = C.load_run(folder)
+    if not loaded:
+        sys.exit("compare_claims: %s holds no %s" % (folder, C.RUN_FILE))
+    doc, runs, meta = loaded
+    kinds = {c["id"]: c["metric"].get("kind", "time") for c in doc["claims"]}
+    return {r["id"]: dict(r, kind=kinds.get(r["id"], "time"))
+            for r in C.evaluate(doc, runs, meta.get("dataset_stats"), meta["scale"],
+                                meta.get("caps", True))}
+
+
+def compare(serial, merged, out=sys.stdout):
+    """[problem, ...] between the two folders' claims tables."""
+    a, b = rows_of(serial), rows_of(merged)
+    problems, per_kind = [], {}
+    for folder in (serial, merged):
+        md = os.path.join(folder, "report.md")
+        if not os.path.exists(md) or "Seed claims" not in open(md).read():
+            problems.append("%s: report.md has no claims table" % folder)
+    if sorted(a) != sorted(b):
+        problems.append("other claims: %s vs %s" % (sorted(set(a) ^ set(b)), ""))
+    out.write("%-34s %-34s %-34s %8s %8s %6s\n" % ("claim", "verdict (serial)",
+                                                  "verdict (shards)", "serial", "shards",
+                                                  "band"))
+    for cid in a:
+        if cid not in b:
+            continue
+        ra, rb = a[cid], b[cid]
+        ma, mb = ra.get("measured_change_pct"), rb.get("measured_change_pct")
+        band = ra.get("noise_pct") or 3.0
+        same = ra["verdict"] == rb["verdict"]
+        close = (ma is None and mb is None) or (
+            ma is not None and mb is not None and abs(ma - mb) < band)
+        out.write("%-34s %-34s %-34s %8s %8s %5.0f%%%s\n" % (
+            cid, ra["verdict"][:34], rb["verdict"][:34],
+            "-" if ma is None else "%+.1f%%" % ma, "-" if mb is None else "%+.1f%%" % mb,
+            band, "" if same and close else "  <- differs"))
+        n = per_kind.setdefault(ra["kind"], [0, 0])
+        n[0] += 1
+        n[1] += not (same and close)
+        if not same:
+            problems.append("%s: verdict %r serial, %r in shards" % (cid, ra["verdict"],
+                                                                      rb["verdict"]))
+        if not close:
+            problems.append("%s: measured %s serial, %s in shards: more than the %.0f%% "
+                            "noise band apart" % (cid, ma, mb, band))
+    for kind, (n, bad) in sorted(per_kind.items()):
+        out.write("%s claims: %d of %d differ\n" % (kind, bad, n))
+    return problems
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__)
+    problems = compare(*argv)
+    for p in problems:
+        print("DIFFERS: " + p)
+    print("%d claims compared: %s" % (len(rows_of(argv[0])),
+                                      "same table" if not problems else
+                                      "%d difference(s)" % len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

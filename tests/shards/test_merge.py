@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Shards without a cluster: the split (deterministic, largest first, whole
+groups), the merge of made-up shard folders (every job once; a missing or
+unfinished shard as failure entries; refusals of another commit, plan,
+split or dataset, writing nothing; a warning for mixed CPU models), and
+the scripts the Slurm and GNU parallel engines write.
+
+usage: test_merge.py SOURCE_ROOT"""
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from testkit import Checks  # noqa: E402
+
+from jsonbench import merge, shards  # noqa: E402
+
+check = Checks()
+ROOT = sys.argv[1]
+
+
+def units():
+    # Costs chosen so that largest-first differs from plan order.
+    return [shards.Unit(("nb", "txn"), "nb txn", ["nb__txn__plain", "nb__txn__ovs"], 1),
+            shards.Unit(("sb", "load"), "sb load+dump", ["sb__load__plain", "sb__load__ovs"], 9),
+            shards.Unit(("nb", "load"), "nb load+dump", ["nb__load__plain", "nb__load__ovs"], 5),
+            shards.Unit(("nb", "raft"), "nb raft", ["nb__raft-tree__plain"], 5)]
+
+
+def test_split():
+    parts = shards.assign(units(), 3)
+    labels = [[u.label for u in p] for p in parts]
+    check(labels == [["sb load+dump"], ["nb txn", "nb load+dump"], ["nb raft"]],
+          "largest first, ties by label, to the least loaded shard, plan order within: %s"
+          % labels)
+    check([[u.label for u in p] for p in shards.assign(list(reversed(units())), 3)] ==
+          [["sb load+dump"], ["nb load+dump", "nb txn"], ["nb raft"]],
+          "the same shards whatever the plan order (only the order within one changes)")
+    check(len(shards.assign(units(), 6)[5]) == 0, "more shards than groups: empty shards")
+    a = shards.plan_hash(units(), {"repetitions": 2})
+    check(a == shards.plan_hash(units(), {"repetitions": 2}) and
+          a != shards.plan_hash(units(), {"repetitions": 3}), "the plan hash covers 'what'")
+    try:
+        shards.assign(units() + [shards.Unit("x", "nb txn", [], 1)], 2)
+        check(False, "two groups with one label are refused")
+    except ValueError:
+        pass
+    check(shards.strip_args(["--scale", "1", "--shards", "3", "--shard=2", "--plan-shards",
+                             "--out", "X"], ["--out"]) == ["--scale", "1"],
+          "strip_args drops the shard options (and --out when asked)")
+
+
+class Args:
+    def __init__(self, n, k):
+        self.shards, self.shard = n, k
+
+
+def make_shards(tmp, n=3, commit="abc1234", cpu=lambda k: "CPU A"):
+    us = units()
+    digest = shards.plan_hash(us, {"repetitions": 1})
+    folders = []
+    for k in range(1, n + 1):
+        d = os.path.join(tmp, "shard-%d" % k)
+        os.makedirs(os.path.join(d, "runs"))
+        args = Args(n, k)
+        mine = shards.assign(us, n)[k - 1]
+        entries = []
+        for u in mine:
+            for j in u.jobs:
+                with open(os.path.join(d, "runs", j + ".json"), "w") as f:
+                    json.dump({"benchmarks": []}, f)
+                entries.append({"file": "runs/%s.json" % j, "impl": j.split("__")[-1]})
+        env = {"git_commit": commit + "full", "cpu_model": cpu(k),
+               "datasets": [{"label": "nb", "sha256": "11"}, {"label": "sb", "sha256": "22"}],
+               "command": "scripts/suite.sh --scale 1 --shards %d --shard %d --out %s"
+                          % (n, k, d),
+               "shard": dict(shards.shard_env(args, us, digest, 10.0 * k, 10.0 * k + 5),
+                             cpu_model=cpu(k))}
+        plan = {"tool": "suite", "argv": ["--shards", str(n), "--shard", str(k)],
+                "commit": commit, "plan_hash": "own", "jobs": [e["file"] for e in entries],
+                "finished": [], "interrupted": False,
+                "shard": shards.plan_state(args, us, digest, "suite")}
+        for name, doc in (("env.json", env), ("plan.json", plan),
+                          ("index.json", {"entries": entries, "failures": []})):
+            with open(os.path.join(d, name), "w") as f:
+                json.dump(doc, f)
+        folders.append(d)
+    return folders
+
+
+def all_jobs():
+    return sorted(j for u in units() for j in u.jobs)
+
+
+def merged(folders, out, n=None):
+    with contextlib.redirect_stdout(io.StringIO()):
+        return merge.merge(folders, out, n)
+
+
+def test_merge(tmp):
+    f = make_shards(os.path.join(tmp, "a"))
+    out = os.path.join(tmp, "a-merged")
+    _tool, failures, nodes, warning = merged(f, out)
+    with open(os.path.join(out, "index.json")) as fh:
+        index = json.load(fh)
+    stems = sorted(os.path.splitext(os.path.basename(e["file"]))[0] for e in index["entries"])
+    check(stems == all_jobs() and not failures and not warning,
+          "all shards: every job once, no failure: %s %s" % (stems, failures))
+    check(all(os.path.exists(os.path.join(out, e["file"])) for e in index["entries"]),
+          "the runs are copied")
+    with open(os.path.join(out, "env.json")) as fh:
+        env = json.load(fh)
+    check([x["shard"] for x in env["shards"]] == [1, 2, 3] and
+          "--shard" not in env["command"] and "shard-1" not in env["command"],
+          "env.json lists the nodes, the command is the study's: %s" % env["command"])
+
+    # Shard 2 missing: its job(s) and the shard itself are failure entries.
+    out = os.path.join(tmp, "a-missing")
+    _tool, failures, _n, _w = merged([f[0], f[2], os.path.join(tmp, "nowhere")], out)
+    lost = sorted(x["job"] for x in failures if not x["job"].startswith("shard-"))
+    check(lost == ["nb__load__ovs", "nb__load__plain", "nb__txn__ovs", "nb__txn__plain"] and
+          any(x["job"] == "shard-2-of-3" for x in failures),
+          "a missing shard: a failure entry for it and for each of its jobs: %s" % failures)
+
+    # Mixed CPU models: a warning, both named.
+    g = make_shards(os.path.join(tmp, "b"), cpu=lambda k: "CPU B" if k == 2 else "CPU A")
+    _t, _f, _n, warning = merged(g, os.path.join(tmp, "b-merged"))
+    with open(os.path.join(tmp, "b-merged", "env.json")) as fh:
+        cpu = json.load(fh)["cpu_model"]
+    check(warning and "CPU A" in cpu and "CPU B" in cpu, "different CPU models warn: %s" % cpu)
+
+
+def refused(folders, out, what, n=None):
+    try:
+        merged(folders, out, n)
+        check(False, "%s: merged anyway" % what)
+    except merge.Refused as exc:
+        check(not os.path.exists(out), "%s: refused (%s), nothing written" % (what, exc))
+
+
+def edit(folder, name, fn):
+    path = os.path.join(folder, name)
+    with open(path) as fh:
+        doc = json.load(fh)
+    fn(doc)
+    with open(path, "w") as fh:
+        json.dump(doc, fh)
+
+
+def test_refusals(tmp):
+    f = make_shards(os.path.join(tmp, "c"))
+    other = make_shards(os.path.join(tmp, "d"), commit="def5678")
+    refused([f[0], other[1], f[2]], os.path.join(tmp, "r1"), "another commit")
+    edit(other[1], "plan.json", lambda d: d.update(commit="abc1234"))
+    refused([f[0], other[1], f[2]], os.path.join(tmp, "r2"), "another commit (env.json)")
+    edit(other[1], "env.json", lambda d: d.update(git_commit="abc1234full"))
+    edit(other[1], "plan.json", lambda d: d["shard"].update(plan_hash="0" * 64))
+    refused([f[0], other[1], f[2]], os.path.join(tmp, "r3"), "another plan")
+    refused([f[0], f[0], f[2]], os.path.join(tmp, "r4"), "one shard twice")
+    refused(f, os.path.join(tmp, "r5"), "--shards 4 for a 3-way split", n=4)
+    edit(f[1], "env.json", lambda d: d["datasets"][1].update(sha256="33"))
+    refused(f, os.path.join(tmp, "r6"), "a dataset whose sha256 differs")
+
+
+def test_engines(tmp):
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    jb = [sys.executable, "-m", "jsonbench"]
+    study = os.path.join(tmp, "study")
+    r = subprocess.run(jb + ["slurm", "--dry-run", "--shards", "3", "--out", study, "claims",
+                             "--scale", "0.5"], env=env, capture_output=True, text=True)
+    text = ""
+    path = os.path.join(study, "slurm", "shards.sbatch")
+    if os.path.exists(path):
+        text = open(path).read()
+    check(r.returncode == 0 and "#SBATCH --array=1-3" in text and "#SBATCH --exclusive" in text
+          and "--shards 3 --shard \"$k\"" in text and "trap copy_back EXIT" in text and
+          "--build-dir \"build-node-$(hostname -s)\"" in text and
+          "afterany" in r.stdout + r.stderr,
+          "slurm --dry-run writes the job array and says how the merge follows: %s %s"
+          % (r.stderr[-500:], text[-800:]))
+    m = os.path.join(study, "slurm", "merge.sbatch")
+    check(os.path.exists(m) and "merge" in open(m).read() and
+          os.path.join(study, "merged") in open(m).read(), "and the merge job")
+    r = subprocess.run(jb + ["parallel", "--dry-run", "hostA,hostB", "--shards", "3", "--out",
+                             study, "run", "--workloads", "load"], env=env, capture_output=True,
+                       text=True)
+    check(r.returncode == 0 and "--sshlogin 1/hostA,1/hostB" in r.stdout and
+          "--return" in r.stdout and "::: 1 2 3" in r.stdout and "merge" in r.stdout,
+          "parallel --dry-run: one shard per host, results returned: %s" % r.stdout)
+    r = subprocess.run(jb + ["slurm", "--shards", "2", "--out", study, "run", "--shard", "1"],
+                       env=env, capture_output=True, text=True)
+    check(r.returncode == 2 and "--shard" in r.stderr, "the study may not name --shard")
+
+
+def main():
+    test_split()
+    with tempfile.TemporaryDirectory(prefix="jsonbench-merge-test-") as tmp:
+        test_merge(tmp)
+        test_refusals(tmp)
+        test_engines(tmp)
+    return check.finish("ok: split, merge, refusals, engine scripts")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
