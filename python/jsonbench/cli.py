@@ -16,6 +16,8 @@ EXAMPLES = """subcommands:
   report    (re)render a results folder's report        (reports/generate.py)
   join      a claims folder plus the runs another has   (was --fill-from)
   ovs       real OVS: build, run, tables                (scripts/real-ovs.sh)
+  history   real OVS figures over commits, charted      (docs/history.md)
+  find      bisect OVS for the commit that moved a figure
   impls     the impls a build defines
 
 examples:
@@ -26,6 +28,8 @@ examples:
   scripts/jsonbench report results/R
   scripts/jsonbench join results/reproduce-MODEL results/reproduce-REAL --out results/NEW
   scripts/jsonbench ovs run --ovs-installed --scale 0.01
+  scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v2.17.0,v3.*.0'
+  scripts/jsonbench find --ovs-tree ~/ovs --ovs-ref v3.5.0..v3.6.0 --threshold 5
 scripts/jsonbench SUBCOMMAND --help for each one's options."""
 
 
@@ -75,6 +79,10 @@ def command(name):
         from .report import main
     elif name == "ovs":
         from .realovs.cli import main
+    elif name == "history":
+        from .history import main_history as main
+    elif name == "find":
+        from .history import main_find as main
     elif name == "join":
         main = join
     elif name == "impls":

@@ -30,6 +30,8 @@ ENTRY_POINTS = [
     ("jsonbench.build", []),
     ("jsonbench.realovs.cli", []),
     ("jsonbench.cli", ["join"]),
+    ("jsonbench.cli", ["history"]),
+    ("jsonbench.cli", ["find"]),
 ]
 
 # Settings known to have had two names; both present is a failure.
