@@ -325,7 +325,7 @@ def point_figures(out_dir, entries, index, figures, ref_commit):
 
 # --------------------------------------------------------------- bisect
 
-def bisect(n, measure, threshold, ways=1):
+def bisect(n, measure, threshold, ways=1, progress=None):
     """The commits (indices 1..n-1 of a line of n, index 0 the good end)
     where the figure moved by more than 'threshold' percent.
 
@@ -335,7 +335,9 @@ def bisect(n, measure, threshold, ways=1):
     // intervals) interior points, measured in one call.  Returns
     {"found": [index], "unresolved": [[lo, hi]], "rounds": [{"measured":
     {index: value}, "intervals": [[lo, hi, v_lo, v_hi, change %,
-    moved]]}], "values": {index: value}}."""
+    moved]]}], "values": {index: value}}.  progress(the same with "open":
+    the intervals still to search) is called after each measurement, so
+    an interrupted search shows how far it got."""
     values = {0: 1.0}
     rounds = []
     first = measure([n - 1])
@@ -346,7 +348,13 @@ def bisect(n, measure, threshold, ways=1):
     bad = set()
     found, unresolved = [], []
     todo = [(0, n - 1)]
+
+    def state(open_):
+        return {"found": sorted(found), "unresolved": unresolved, "rounds": rounds,
+                "values": values, "open": [list(x) for x in open_]}
     while todo:
+        if progress:
+            progress(state(todo))
         split = []
         log_ = rounds[-1]["intervals"]
         for lo, hi in todo:
@@ -385,8 +393,7 @@ def bisect(n, measure, threshold, ways=1):
                 todo.append((lo, hi))
                 continue
             todo += list(zip(cuts, cuts[1:]))
-    return {"found": sorted(found), "unresolved": unresolved, "rounds": rounds,
-            "values": values}
+    return state([])
 
 
 # ------------------------------------------------------------- front ends
@@ -424,14 +431,20 @@ def _out_dir(args, what):
                                                     "%s-%s" % (stamp, what)))
 
 
-def _start_folder(out_dir, tool, argv, jobs_hint):
+def _start_folder(out_dir, tool, argv, resume=False):
+    """(plan state, index) of a new results folder, or of the folder to
+    resume (find: groups already measured there are not run again)."""
     from . import resultsdir
     from .env import git_short_commit
+    if resume:
+        state = resultsdir.read_plan(out_dir)
+        return state, resultsdir.read_index(out_dir)
     if os.path.exists(os.path.join(out_dir, resultsdir.INDEX)):
         raise StudyError("%s already holds results; give a new --out" % out_dir)
     resultsdir.make_dirs(out_dir)
     state = resultsdir.new_plan(tool, argv, git_short_commit(ROOT), "", [])
-    state.pop("plan_hash")      # grows round by round: no --resume
+    state.pop("plan_hash")      # grows step by step; execute() leaves plan.json
+    resultsdir.write_plan(out_dir, state)
     return state, {"entries": [], "failures": []}
 
 
@@ -466,7 +479,7 @@ def run_history(args, argv):
     load_ds, ir_ds = _datasets(args)
     tmpls = templates(load_ds, ir_ds, args.repetitions)
     out_dir = _out_dir(args, "history")
-    state, index_doc = _start_folder(out_dir, "history", argv, [])
+    state, index_doc = _start_folder(out_dir, "history", argv)
     builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed)
     log("history: %d points, reference %s, results in %s" % (len(points), labels[ref],
                                                            out_dir))
@@ -522,8 +535,8 @@ def run_find(args, argv):
     workload = FIGURES[metric][0]
     load_ds, ir_ds = _datasets(args, workload == "load", workload == "load-ir")
     tmpls = templates(load_ds, ir_ds, args.repetitions)
-    out_dir = _out_dir(args, "find")
-    state, index_doc = _start_folder(out_dir, "find", argv, [])
+    out_dir = os.path.abspath(args.resume) if args.resume else _out_dir(args, "find")
+    state, index_doc = _start_folder(out_dir, "find", argv, bool(args.resume))
     from .realovs import build as B
     cache = args.ovs_cache_dir or B.default_cache_dir()
     builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed,
@@ -539,7 +552,11 @@ def run_find(args, argv):
 
     def measure(indices):
         groups = []
+        done = {e.get("study_point") for e in index_doc["entries"]
+                if e.get("study_role") == "point"}
         for i in indices:
+            if i in done:       # --resume: measured before
+                continue
             t = builder(commits[i], bad if i == n - 1 else commits[i][:10])
             if t is not None:
                 groups.append(group_jobs(i, base_t, t, tmpls, ir_of_ref=not measured))
@@ -555,23 +572,26 @@ def run_find(args, argv):
                                     "%.4f of the good end" % out[i] if out[i] else "not measured"))
         return out
 
-    result = bisect(n, measure, args.threshold, max(1, args.parallel))
-    infos = {i: commit_info(tree, commits[i]) for i in set(result["values"]) |
-             set(result["found"]) | {0, n - 1}}
-    study = {"tool": "find", "good": good, "bad": bad, "note": note, "metric": metric,
-             "threshold": args.threshold, "parallel": args.parallel, "line": commits,
-             "result": result, "measured": {str(k): v for k, v in measured.items()},
-             "commits": {str(k): v for k, v in infos.items()},
-             "builds": {"built": len(builder.built), "cached": len(builder.cached),
-                        "failed": len(builder.failed),
-                        "commits": builder.built + builder.cached},
-             "load_dataset": (load_ds or ir_ds)["label"],
-             "repetitions": args.repetitions}
-    _write_study(out_dir, study)
     _env(out_dir, "find", argv, [d for d in (load_ds, ir_ds) if d], {"ovs_tree": tree})
     from .report import history as R
-    text = R.render(out_dir)
-    print(text)
+
+    def save(result):
+        infos = {i: commit_info(tree, commits[i]) for i in set(result["values"]) |
+                 set(result["found"]) | {0, n - 1}}
+        study = {"tool": "find", "good": good, "bad": bad, "note": note, "metric": metric,
+                 "threshold": args.threshold, "parallel": args.parallel, "line": commits,
+                 "result": result, "measured": {str(k): v for k, v in measured.items()},
+                 "commits": {str(k): v for k, v in infos.items()},
+                 "builds": {"built": len(builder.built), "cached": len(builder.cached),
+                            "failed": len(builder.failed),
+                            "commits": builder.built + builder.cached},
+                 "load_dataset": (load_ds or ir_ds)["label"],
+                 "repetitions": args.repetitions}
+        _write_study(out_dir, study)
+        return R.render(out_dir)
+
+    result = bisect(n, measure, args.threshold, max(1, args.parallel), save)
+    print(save(result))
     return 0 if result["found"] else 1
 
 
@@ -629,15 +649,23 @@ def main_find(argv):
                     "paired with GOOD.",
         epilog=FIND_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(ap)
-    ap.add_argument("--ovs-ref", required=True, metavar="GOOD..BAD",
-                    help="the range to search")
+    ap.add_argument("--ovs-ref", metavar="GOOD..BAD", help="the range to search")
     ap.add_argument("--metrics", default="rss_after_load",
                     help="the figure: %s (default rss_after_load)" % ", ".join(FIGURES))
     ap.add_argument("--threshold", type=float, default=5.0,
                     help="percent change that counts as moved (default 5)")
     ap.add_argument("--parallel", type=int, default=1,
                     help="commits measured per round (k-way bisection; default 1)")
+    O.resume(ap, "commits")
     args = ap.parse_args(argv)
+    if args.resume:
+        from . import resultsdir
+        try:
+            argv = resultsdir.stored_argv(args.resume, "find")
+        except resultsdir.ResumeError as exc:
+            sys.stderr.write("find: --resume: %s\n" % exc)
+            return 2
+        args = ap.parse_args(argv + ["--resume", args.resume])
     return _run(run_find, args, argv)
 
 

@@ -144,6 +144,10 @@ def test_points(repo, shas):
         check("v9.*" in str(exc), "a glob matching no tag is an error naming it")
 
 
+def line_commit(repo, index):
+    return history.line_between(repo, "v1.0.1", "v1.1.0")[0][index]
+
+
 class FakeBuilder(history.Builder):
     """Builds nothing: a Target per commit, counted as built."""
 
@@ -205,6 +209,25 @@ def test_end_to_end(root, repo, shas):
     check(len(refs) == n_built - 1 and all(e["study_commit"] == shas[5] for e in refs),
           "each measured commit is paired with the good end in its own group")
     check("\n# Which commit" in so.getvalue(), "find prints the report")
+    # --resume: the groups measured before are not run again.  The folder
+    # loses its last measured group, as an interrupted search would.
+    last = max(e["study_point"] for e in index["entries"])
+    kept = [e for e in index["entries"] if e["study_point"] != last]
+    from jsonbench import resultsdir
+    resultsdir.write_index(out, kept, [])
+    plan = resultsdir.read_plan(out)
+    plan["finished"] = [os.path.splitext(os.path.basename(e["file"]))[0] for e in kept]
+    resultsdir.write_plan(out, plan)
+    calls = []
+    orig = real_workloads.load
+    real_workloads.load = lambda t, d, o: calls.append(t.commit) or orig(t, d, o)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        rc = history.main_find(["--resume", out])
+    real_workloads.load = orig
+    study = json.load(open(os.path.join(out, "study.json")))
+    check(rc == 0 and study["result"]["found"] == [18] and
+          set(calls) == {shas[5], line_commit(repo, last)} and len(calls) == 6,
+          "--resume measures only the missing group (%d loads)" % len(calls))
 
     out = os.path.join(root, "history")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):

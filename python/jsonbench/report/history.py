@@ -173,7 +173,7 @@ def find_md(study, command):
         lines += ["Note: %s" % study["note"], ""]
     b = study["builds"]
     lines += ["## Result", ""]
-    if res["found"]:
+    if res["found"] or res.get("open"):
         for i in res["found"]:
             v0, v1 = res["values"].get(str(i - 1), res["values"].get(i - 1)), \
                 res["values"].get(str(i), res["values"].get(i))
@@ -183,6 +183,10 @@ def find_md(study, command):
     else:
         lines.append("- no single commit moved %s by more than %g%%" % (metric,
                                                                      study["threshold"]))
+    if res.get("open"):
+        lines.append("- search not finished; still to search: %s" % ", ".join(
+            "`%s`..`%s` (%d commits)" % (line[lo][:10], line[hi][:10], hi - lo)
+            for lo, hi in res["open"]))
     for lo, hi in res["unresolved"]:
         lines.append("- unresolved between %s and %s (no buildable commit between)"
                      % (line[lo][:10], line[hi][:10]))
