@@ -186,9 +186,12 @@ class Builder:
     """Builds commits through the cache, counting the builds it ran."""
 
     def __init__(self, tree, cache_dir=None, retry_failed=False, say=log,
-                 worktree=None):
+                 worktree=None, no_build=False):
         self.tree, self.cache_dir, self.retry = tree, cache_dir, retry_failed
         self.say = say
+        # --no-build: cached builds only; the others are skipped.
+        self.no_build = no_build
+        self.skipped = []
         # Bisection: commits built one after the other in this work tree
         # (build.build_incremental), except those in self.clean.
         self.worktree = worktree
@@ -203,13 +206,26 @@ class Builder:
         if commit in self.failed:
             return None
         cache = self.cache_dir or B.default_cache_dir()
+        clean_meta = os.path.join(cache, commit, "build.json")
+        incr_meta = os.path.join(cache, commit + "-incremental", "build.json")
         incremental = self.worktree and commit not in self.clean
-        had = os.path.exists(os.path.join(cache, commit + (
-            "-incremental" if incremental else ""), "build.json"))
+        worktree = self.worktree
+        if not incremental and not os.path.exists(clean_meta) and \
+                os.path.exists(incr_meta):
+            # Built by a bisection in its work tree: the same commit's
+            # programs (build.json says how).
+            with open(incr_meta) as f:
+                meta = json.load(f)
+            if meta.get("ok"):
+                incremental, worktree = True, meta["worktree"]
+        had = os.path.exists(incr_meta if incremental else clean_meta)
+        if self.no_build and not had:
+            self.skipped.append(commit)
+            return None
         say = lambda m: self.say("  " + m)       # noqa: E731
         try:
             if incremental:
-                t = B.build_incremental(self.tree, commit, self.worktree,
+                t = B.build_incremental(self.tree, commit, worktree,
                                         cache_dir=self.cache_dir, label=label, say=say)
             else:
                 t = B.build_spec(self.tree, commit, cache_dir=self.cache_dir, jobs=2,
@@ -480,7 +496,8 @@ def run_history(args, argv):
     tmpls = templates(load_ds, ir_ds, args.repetitions)
     out_dir = _out_dir(args, "history")
     state, index_doc = _start_folder(out_dir, "history", argv)
-    builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed)
+    builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed,
+                      no_build=args.no_build)
     log("history: %d points, reference %s, results in %s" % (len(points), labels[ref],
                                                            out_dir))
     ref_t = builder(ref, labels[ref])
@@ -495,19 +512,22 @@ def run_history(args, argv):
         p = dict(info[c], index=i)
         study["points"].append(p)
         t = builder(c, labels[c])
-        if t is None:
+        if t is None and c in builder.failed:
             p["failed"] = builder.failed[c][:1500]
+            continue
+        if t is None:
+            p["not_built"] = True
             continue
         groups.append(group_jobs(i, ref_t, t, tmpls, ir_of_ref=not groups))
     # Builds first, then the measurements: the timed processes never share
     # the machine with a compiler.
     run_groups(out_dir, groups, args.repetitions, state, index_doc)
     for p in study["points"]:
-        if "failed" not in p:
+        if "failed" not in p and "not_built" not in p:
             p["figures"] = point_figures(out_dir, index_doc["entries"], p["index"],
                                          HISTORY_FIGURES, ref)
     study["builds"] = {"built": len(builder.built), "cached": len(builder.cached),
-                       "failed": len(builder.failed)}
+                       "failed": len(builder.failed), "not_built": len(builder.skipped)}
     _write_study(out_dir, study)
     _env(out_dir, "history", argv, [load_ds, ir_ds], {"ovs_tree": tree})
     from .report import history as R
@@ -634,6 +654,8 @@ def main_history(argv):
                     "tags labelled.",
         epilog=HISTORY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(ap)
+    ap.add_argument("--no-build", action="store_true",
+                    help="only commits whose build is cached; the others are gaps")
     ap.add_argument("--ovs-ref", required=True, help="points: REF, tag glob (v3.*.0), "
                     "A..B (first-parent), A..B:N (every Nth), ref=REF (the reference; "
                     "default the last point); comma list")

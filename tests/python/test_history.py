@@ -256,6 +256,14 @@ def test_end_to_end(root, repo, shas):
               os.path.exists(os.path.join(out, "history.svg")), "chart written")
     except ImportError:
         print("skip: matplotlib not installed, chart not checked")
+    check(os.path.exists(os.path.join(root, "find", "find.png")) or
+          "matplotlib is not" in open(os.path.join(root, "find", "report.md")).read(),
+          "find draws its measurements")
+    # --no-build: a commit without a cached build is skipped, not built.
+    b = history.Builder.__mro__[1](repo, cache_dir=os.path.join(root, "cache"),
+                                   no_build=True)
+    check(b(shas[5], "v1.0.0") is None and b.skipped == [shas[5]] and not b.failed,
+          "--no-build skips a commit the cache lacks")
     rc = history.main_history(["--ovs-tree", repo, "--ovs-ref", "v1.0.0", "--out", out,
                                "--dataset", ds, "--build-dir", BUILD])
     check(rc == 2, "an existing results folder is refused")

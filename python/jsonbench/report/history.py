@@ -80,8 +80,9 @@ def chart(study, out_dir, stem="history"):
         ax.errorbar(px, mid, yerr=[lo, hi], fmt="o", ms=4, color="#4c72b0",
                     ecolor="#222222", capsize=3, lw=1)
         for x, p in zip(xs, pts):
-            if "failed" in p:
-                ax.axvspan(x - 0.4, x + 0.4, color="#c44e52", alpha=0.15, lw=0)
+            if "failed" in p or "not_built" in p:
+                ax.axvspan(x - 0.4, x + 0.4, color="#c44e52" if "failed" in p
+                           else "#8c8c8c", alpha=0.15, lw=0)
         if unit == "ratio":
             ax.axhline(1.0, color="#888888", lw=0.8, ls="--")
         ax.set_ylabel("%s\n(%s)" % (label, unit), fontsize=8)
@@ -91,9 +92,10 @@ def chart(study, out_dir, stem="history"):
     ax.set_xticklabels([p["label"] if is_release(p["label"]) else p["commit"][:7]
                         for p in pts], rotation=45, ha="right", fontsize=8)
     for x, p in zip(xs, pts):
-        if "failed" in p:
-            axes[0, 0].annotate("build\nfailed", (x, 0.5), xycoords=("data", "axes fraction"),
-                                ha="center", fontsize=7, color="#c44e52")
+        if "failed" in p or "not_built" in p:
+            axes[0, 0].annotate("build\nfailed" if "failed" in p else "not\nbuilt", (x, 0.5),
+                                xycoords=("data", "axes fraction"), ha="center", fontsize=7,
+                                color="#c44e52" if "failed" in p else "#555555")
     fig.suptitle("real ovsdb-server over commits: %s load (median, min-max of %d), "
                  "reference %s" % (study["load_dataset"], study["repetitions"],
                                    study["reference"]["label"]), fontsize=9)
@@ -103,6 +105,51 @@ def chart(study, out_dir, stem="history"):
         path = os.path.join(out_dir, "%s.%s" % (stem, ext))
         fig.savefig(path, **kw)
         names.append(os.path.basename(path))
+    plt.close(fig)
+    return names
+
+
+def find_chart(study, out_dir):
+    """The measured values along the searched line, the commits found
+    marked; returns [file names] or a reason."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is not installed: no chart"
+    res, line = study["result"], study["line"]
+    pts = sorted((int(k), f) for k, f in study["measured"].items() if f)
+    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    xs = [0] + [i for i, _f in pts]
+    mid = [1.0] + [f["median"] if FIGURES[study["metric"]][5] == "ratio" else f["ratio"]
+                   for _i, f in pts]
+    lo = [0.0] + [max(0.0, m - (f["min"] / f["reference"] if f.get("reference") and
+                               FIGURES[study["metric"]][5] != "ratio" else f["min"]))
+                  for m, (_i, f) in zip(mid[1:], pts)]
+    hi = [0.0] + [max(0.0, (f["max"] / f["reference"] if f.get("reference") and
+                            FIGURES[study["metric"]][5] != "ratio" else f["max"]) - m)
+                  for m, (_i, f) in zip(mid[1:], pts)]
+    order = sorted(range(len(xs)), key=lambda k: xs[k])
+    ax.step([xs[k] for k in order], [mid[k] for k in order], where="post",
+            color="#4c72b0", lw=1, alpha=0.5)
+    ax.errorbar(xs, mid, yerr=[lo, hi], fmt="o", ms=4, color="#4c72b0", ecolor="#222222",
+                capsize=3, lw=1)
+    for i in res["found"]:
+        ax.axvline(i, color="#c44e52", lw=1, ls="--")
+        ax.annotate(line[i][:9], (i, 0.97), xycoords=("data", "axes fraction"),
+                    rotation=90, va="top", ha="right", fontsize=7, color="#c44e52")
+    ax.axhline(1.0, color="#888888", lw=0.8, ls=":")
+    ax.set_xlabel("first-parent commits after %s" % line[0][:10])
+    ax.set_ylabel("%s\n/ good end" % FIGURES[study["metric"]][3], fontsize=8)
+    ax.set_title("find: %s..%s, threshold %g%%" % (study["good"], study["bad"],
+                                                    study["threshold"]), fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    names = []
+    for ext, kw in (("png", {"dpi": 80}), ("svg", {})):
+        fig.savefig(os.path.join(out_dir, "find.%s" % ext), **kw)
+        names.append("find.%s" % ext)
     plt.close(fig)
     return names
 
@@ -130,8 +177,9 @@ def history_md(study, out_dir, command, charts):
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for p in study["points"]:
         row = [p["label"], "`%s`" % p["commit"][:10], p["date"][:10]]
-        if "failed" in p:
-            row += ["build failed"] + [""] * (len(study["figures"]) - 1)
+        if "failed" in p or "not_built" in p:
+            row += ["build failed" if "failed" in p else "not built (--no-build)"] + \
+                [""] * (len(study["figures"]) - 1)
         else:
             row += [_fmt(p.get("figures", {}).get(f), FIGURES[f][4])
                     for f in study["figures"]]
@@ -144,12 +192,13 @@ def history_md(study, out_dir, command, charts):
             reason = next((ln for ln in tail if "error" in ln.lower()), tail[-1] if tail else "")
             lines.append("- %s: `%s`" % (p["label"], reason.strip()[:200]))
     b = study.get("builds", {})
-    lines += ["", "Builds: %d built here, %d from the cache, %d failed." % (
-        b.get("built", 0), b.get("cached", 0), b.get("failed", 0)), ""]
+    lines += ["", "Builds: %d built here, %d from the cache, %d failed, %d not built "
+              "(--no-build)." % (b.get("built", 0), b.get("cached", 0), b.get("failed", 0),
+                                 b.get("not_built", 0)), ""]
     return "\n".join(lines)
 
 
-def find_md(study, command):
+def find_md(study, command, out_dir):
     res = study["result"]
     line = study["line"]
     info = study["commits"]
@@ -172,6 +221,9 @@ def find_md(study, command):
     if study.get("note"):
         lines += ["Note: %s" % study["note"], ""]
     b = study["builds"]
+    charts = find_chart(study, out_dir)
+    if isinstance(charts, list):
+        lines += ["![find](%s)" % charts[0], ""]
     lines += ["## Result", ""]
     if res["found"] or res.get("open"):
         for i in res["found"]:
@@ -221,6 +273,6 @@ def render(out_dir):
     if study["tool"] == "history":
         text = history_md(study, out_dir, command, chart(study, out_dir))
     else:
-        text = find_md(study, command)
+        text = find_md(study, command, out_dir)
     _write(os.path.join(out_dir, "report.md"), text)
     return text
