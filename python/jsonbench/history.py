@@ -193,9 +193,8 @@ class Builder:
         self.no_build = no_build
         self.skipped = []
         # Bisection: commits built one after the other in this work tree
-        # (build.build_incremental), except those in self.clean.
+        # (build.build_incremental), unless a clean build is cached.
         self.worktree = worktree
-        self.clean = set()
         self.built, self.cached, self.failed = [], [], {}
         self.targets = {}
 
@@ -208,7 +207,7 @@ class Builder:
         cache = self.cache_dir or B.default_cache_dir()
         clean_meta = os.path.join(cache, commit, "build.json")
         incr_meta = os.path.join(cache, commit + "-incremental", "build.json")
-        incremental = self.worktree and commit not in self.clean
+        incremental = self.worktree and not os.path.exists(clean_meta)
         worktree = self.worktree
         if not incremental and not os.path.exists(clean_meta) and \
                 os.path.exists(incr_meta):
@@ -562,9 +561,6 @@ def run_find(args, argv):
     builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed,
                       worktree=os.path.join(cache, "worktrees", "bisect-" + re.sub(
                           r"[^A-Za-z0-9]", "_", os.path.abspath(tree)).strip("_")))
-    # The bad end is often a release off the line (its own version):
-    # built clean, shared with history studies.
-    builder.clean.add(commits[-1])
     base_t = builder(commits[0], good if not note else commits[0][:10])
     if base_t is None:
         raise StudyError("the good end %s does not build" % commits[0][:10])
