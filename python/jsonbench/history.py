@@ -517,7 +517,10 @@ def run_history(args, argv):
         if t is None:
             p["not_built"] = True
             continue
-        groups.append(group_jobs(i, ref_t, t, tmpls, ir_of_ref=not groups))
+        # The reference's valgrind load runs once: in its own group when
+        # it is a point, else in the first group.
+        groups.append(group_jobs(i, ref_t, t, tmpls,
+                                 ir_of_ref=not groups and ref not in points))
     # Builds first, then the measurements: the timed processes never share
     # the machine with a compiler.
     run_groups(out_dir, groups, args.repetitions, state, index_doc)
