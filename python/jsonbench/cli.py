@@ -19,6 +19,8 @@ EXAMPLES = """subcommands:
   slurm     submit a study as a Slurm job array + merge (docs/shards.md)
   parallel  run a study's shards on ssh hosts with GNU parallel + merge
   ovs       real OVS: build, run, tables                (scripts/real-ovs.sh)
+  history   real OVS figures over commits, charted      (docs/history.md)
+  find      bisect OVS for the commit that moved a figure
   impls     the impls a build defines
 
 examples:
@@ -30,6 +32,8 @@ examples:
   scripts/jsonbench join results/reproduce-MODEL results/reproduce-REAL --out results/NEW
   scripts/jsonbench ovs run --ovs-installed --scale 0.01
   scripts/jsonbench slurm --shards 3 --out results/study claims --scale 1
+  scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v2.17.0,v3.*.0'
+  scripts/jsonbench find --ovs-tree ~/ovs --ovs-ref v3.5.0..v3.6.0 --threshold 5
 scripts/jsonbench SUBCOMMAND --help for each one's options."""
 
 
@@ -80,6 +84,10 @@ def command(name):
         from .report import main
     elif name == "ovs":
         from .realovs.cli import main
+    elif name == "history":
+        from .history import main_history as main
+    elif name == "find":
+        from .history import main_find as main
     elif name == "join":
         main = join
     elif name == "merge":

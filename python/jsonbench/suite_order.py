@@ -23,6 +23,11 @@ wants each job's processes in one hyperfine call.
                                   each repetition)
   grouped_steps(model_jobs, real_jobs, targets, reps)
                                   [jobs.Step], each job's repetitions in one
+  paired_steps(pairs, repetitions)
+                                  [jobs.Step] of studies over OVS commits
+                                  (history, find): one group per commit,
+                                  its jobs and its reference's alternating
+                                  per repetition on the same node
   concrete(real_jobs, targets)    the real job templates on each build,
                                   a real load derived from the real dump
                                   of its dataset
@@ -146,6 +151,23 @@ def grouped_steps(model_jobs, real_jobs, targets, repetitions):
         for rj in runs:
             j = on[(id(rj), _name(t))]
             out.append(Step(j, None, repetitions, j.name))
+    return out
+
+
+def paired_steps(pairs, repetitions):
+    """One group per pair (key, reference jobs, point jobs, once jobs):
+    repetition r runs the reference's jobs then the point's (r even) or
+    the point's then the reference's (r odd), so neither side always runs
+    first; 'once' jobs (deterministic figures, e.g. valgrind counts) run
+    one process, after the pairs.  A shard holds whole groups, so a commit
+    and its reference are always measured on the same node."""
+    out = []
+    for key, ref_jobs, point_jobs, once in pairs:
+        for rep in range(repetitions):
+            sides = (ref_jobs, point_jobs) if rep % 2 == 0 else \
+                (point_jobs, ref_jobs)
+            out += [Step(j, rep, 1, key) for side in sides for j in side]
+        out += [Step(j, 0, 1, key) for j in once]
     return out
 
 

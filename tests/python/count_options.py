@@ -33,6 +33,8 @@ ENTRY_POINTS = [
     ("jsonbench.cli", ["merge"]),
     ("jsonbench.cli", ["slurm"]),
     ("jsonbench.cli", ["parallel"]),
+    ("jsonbench.cli", ["history"]),
+    ("jsonbench.cli", ["find"]),
 ]
 
 # Settings known to have had two names; both present is a failure.

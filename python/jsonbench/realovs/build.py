@@ -292,13 +292,51 @@ def _py2_env(flags, where):
     return env
 
 
-def _compile(src, log, jobs, extra=(), progress=None):
+# What make builds.  "all": the whole tree.  "programs": the generated
+# sources (BUILT_SOURCES, headers some objects include) and then only the
+# four programs a runner starts (target.TREE_PATHS), about half the work.
+MAKE_MODES = ("all", "programs")
+# A makefile read after OVS's: one target that makes BUILT_SOURCES.
+_BUILT_SOURCES_MK = "jsonbench-built-sources: $(BUILT_SOURCES)\n"
+
+
+def _make_steps(src, mode, jobs):
+    if mode == "all":
+        return [["make", "-j%d" % jobs]]
+    mk = os.path.join(os.path.dirname(src), "built-sources.mk")
+    with open(mk, "w") as f:
+        f.write(_BUILT_SOURCES_MK)
+    return [["make", "-j%d" % jobs, "-f", "Makefile", "-f", mk,
+             "jsonbench-built-sources"],
+            ["make", "-j%d" % jobs] + sorted(target_mod.TREE_PATHS.values())]
+
+
+def ccache_env(env=None):
+    """The environment of a build through ccache (CC="ccache gcc"), with
+    paths under the cache folder hashed relative to it, so the same file of
+    two commits' trees can hit; None when ccache is not installed.  ccache
+    returns what the compiler would have produced, so the build's cache key
+    stays its commit; build.json records that ccache was used."""
+    if not shutil.which("ccache"):
+        return None
+    env = dict(env or os.environ)
+    env["CC"] = "ccache " + env.get("CC", "gcc")
+    env.setdefault("CCACHE_BASEDIR", default_cache_dir())
+    env.setdefault("CCACHE_NOHASHDIR", "1")
+    return env
+
+
+def _compile(src, log, jobs, extra=(), progress=None, mode="all",
+             ccache=False):
     """boot/configure/make in 'src'; returns (ok, configure flags).
-    'extra': configure arguments of a variant, added to every try."""
+    'extra': configure arguments of a variant, added to every try.
+    'mode': one of MAKE_MODES.  'ccache': compile through ccache."""
     flags = []
     for tried in configure_tries():
         flags = list(tried) + list(extra)
         env = _py2_env(flags, os.path.join(os.path.dirname(src), "py2"))
+        if ccache:
+            env = ccache_env(env) or env
         if not os.path.exists(os.path.join(src, "configure")):
             if _run_logged(["./boot.sh"], src, log, progress=progress):
                 return False, flags
@@ -306,9 +344,10 @@ def _compile(src, log, jobs, extra=(), progress=None):
             _run_logged(["make", "distclean"], src, log, progress=progress)
         if _run_logged(["./configure"] + flags, src, log, env, progress):
             continue
-        # The whole tree: some generated headers are made only by 'all'.
-        if _run_logged(["make", "-j%d" % jobs], src, log, env,
-                       progress) == 0:
+        # "all" makes the whole tree: some generated headers are made only
+        # by 'all' (or, in "programs" mode, by BUILT_SOURCES).
+        if all(_run_logged(step, src, log, env, progress) == 0
+               for step in _make_steps(src, mode, jobs)):
             return True, flags
     return False, flags
 
@@ -319,7 +358,7 @@ def _say_stderr(msg):
 
 def build(key, prepare, cache_dir=None, jobs=2, retry_failed=False,
           label=None, source=None, configure=None, extra_meta=None,
-          say=_say_stderr):
+          say=_say_stderr, make="all", ccache=False):
     """Builds (or finds cached) OVS under <cache>/<key>; returns a Target.
 
     'prepare(dest)' puts a clean source tree at 'dest' and returns what
@@ -335,11 +374,12 @@ def build(key, prepare, cache_dir=None, jobs=2, retry_failed=False,
     with open(root + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return _build_locked(key, root, prepare, jobs, retry_failed, label,
-                             source, configure or [], extra_meta or {}, say)
+                             source, configure or [], extra_meta or {}, say,
+                             make, ccache)
 
 
 def _build_locked(key, root, prepare, jobs, retry_failed, label, source,
-                  configure, extra_meta, say):
+                  configure, extra_meta, say, make="all", ccache=False):
     meta_path = os.path.join(root, "build.json")
     if os.path.exists(meta_path):
         with open(meta_path) as f:
@@ -361,7 +401,8 @@ def _build_locked(key, root, prepare, jobs, retry_failed, label, source,
         try:
             prepared = prepare(src) or {}
             ensure_build_tools(src)
-            ok, flags = _compile(src, log, jobs, configure, progress)
+            ok, flags = _compile(src, log, jobs, configure, progress,
+                                 make, ccache)
         except MissingTools:
             shutil.rmtree(root, ignore_errors=True)
             raise
@@ -380,6 +421,8 @@ def _build_locked(key, root, prepare, jobs, retry_failed, label, source,
         "ok": ok,
         "configure_flags": flags,
         "compiler": _compiler(),
+        "make": make,
+        "ccache": bool(ccache and shutil.which("ccache")),
         "build_seconds": round(time.time() - start, 1),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     })
@@ -610,3 +653,90 @@ def spec_name(spec):
     name = "ovs-" + _safe(ref.replace("^", "-parent").replace("~", "-back"))
     name += "".join("+" + _safe(patches_mod.name_of(p)) for p in patch_paths)
     return name + ("@" + _safe(variant) if variant else "")
+
+
+# ------------------------------------------------------ incremental builds
+#
+# Bisection builds commit after commit of one line, most of which change a
+# few files: one work tree (a git worktree of 'tree') is checked out at each
+# commit in turn and make rebuilds what changed (automake's dependency
+# tracking), boot and configure run again only when make decides so.  The
+# programs are copied into the cache under <commit>-incremental, a key of
+# its own (a clean build of the commit keeps the commit's key), and
+# build.json records the work tree and the commit it was built after.
+
+
+def build_incremental(tree, ref, worktree, cache_dir=None, jobs=2, label=None,
+                      say=_say_stderr, ccache=True):
+    """Builds commit 'ref' of 'tree' in the work tree 'worktree' (made on
+    first use), the four programs only; returns a Target.  Raises
+    BuildError when it does not build (cached as a failure)."""
+    commit = resolve(tree, ref)
+    cache_dir = cache_dir or default_cache_dir()
+    key = commit + "-incremental"
+    root = os.path.join(cache_dir, key)
+    label = label or commit[:12]
+    os.makedirs(os.path.dirname(os.path.abspath(worktree)), exist_ok=True)
+    meta_path = os.path.join(root, "build.json")
+    with open(worktree.rstrip("/") + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(meta_path):
+            with open(meta_path) as f:
+                meta = json.load(f)
+            if not meta.get("ok"):
+                raise BuildError("cached failed build %s; log tail:\n%s"
+                                 % (key, meta.get("log_tail", "")))
+            return _incremental_target(tree, commit, root, meta)
+        shutil.rmtree(root, ignore_errors=True)
+        os.makedirs(root)
+        log_path = os.path.join(root, "build.log")
+        start = time.time()
+        progress = Progress(label, say)
+        before = ""
+        with open(log_path, "w") as log:
+            if not os.path.isdir(worktree):
+                _git(tree, "worktree", "add", "--detach", worktree, commit)
+            else:
+                before = _git(worktree, "rev-parse", "HEAD").decode().strip()
+                _git(worktree, "checkout", "-q", "-f", "--detach", commit)
+            ensure_build_tools(worktree)
+            env = ccache_env() if ccache else None
+            flags = list(CONFIGURE_TRIES[0])
+            ok = True
+            if not os.path.exists(os.path.join(worktree, "Makefile")):
+                ok = (_run_logged(["./boot.sh"], worktree, log, progress=progress) == 0
+                      and _run_logged(["./configure"] + flags, worktree, log, env,
+                                      progress) == 0)
+            ok = ok and all(_run_logged(step, worktree, log, env, progress) == 0
+                            for step in _make_steps(os.path.join(root, "src"),
+                                                    "programs", jobs))
+        meta = {"key": key, "label": label, "commit": commit,
+                "source": "%s@%s" % (tree, commit), "ok": ok,
+                "configure_flags": flags, "compiler": _compiler(),
+                "make": "incremental", "worktree": worktree,
+                "built_after": before, "ccache": bool(env),
+                "build_seconds": round(time.time() - start, 1),
+                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        if ok:
+            for rel in target_mod.TREE_PATHS.values():
+                dest = os.path.join(root, "src", rel)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                shutil.copy2(os.path.join(worktree, rel), dest)
+        else:
+            meta["log_tail"] = log_tail(log_path)
+        if say:
+            say("%s %s in %s (incremental)" % ("built" if ok else "build FAILED:",
+                                               label, fmt_elapsed(time.time() - start)))
+        with open(meta_path, "w") as f:
+            json.dump(meta, f, indent=2)
+        if not ok:
+            raise BuildError("build of %s failed (%s); log tail:\n%s"
+                             % (label, log_path, meta["log_tail"]))
+        return _incremental_target(tree, commit, root, meta)
+
+
+def _incremental_target(tree, commit, root, meta):
+    t = target_mod.from_build(root, meta)
+    t.representation = representation.of_commit(tree, commit, t.version)
+    t.server_era = representation.server_era_of_commit(tree, commit, t.version)
+    return t

@@ -1,0 +1,704 @@
+"""Studies over OVS's history: `scripts/jsonbench history` draws figures of
+real ovsdb-server builds over commits, `scripts/jsonbench find` bisects
+the first-parent history for the commit(s) that moved one figure.
+
+Both are front ends of the job model: each commit is built once through
+the build cache (realovs/build.py, only the four programs the runner
+starts, through ccache when installed) and is one group
+(suite_order.paired_steps): its load on the measured dataset and its
+reference's, interleaved per repetition, plus one valgrind load of a
+small dataset (workload load-ir); jsonbench.execute runs the steps
+through the RealBackend into one results folder (index.json, runs/).
+
+Points (--ovs-ref, comma list):
+  REF            a commit, tag or branch
+  PATTERN        a tag glob, e.g. v3.*.0 (version order)
+  A..B           A and every first-parent commit after it up to B
+  A..B:N         the same, every Nth of them (B always)
+  ref=REF        the reference every point is paired with (default: the
+                 last point)
+
+Figures per point (FIGURES): RSS after load, peak RSS and load CPU from
+the paired loads (load CPU as the ratio to the reference, per repetition),
+and the instructions of the valgrind load (machine-independent).
+
+find: the commits from GOOD to BAD on BAD's first-parent line (GOOD off
+that line, e.g. a release branch's tag: the newest first-parent commit
+GOOD contains, said so), each measured against GOOD's stand-in (the
+first); an interval whose ends differ by more than --threshold percent is
+split (k-way: --parallel commits per round) until each change is one
+commit.  A change spread over several commits each below the threshold
+is reported as not resolved."""
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+from . import ROOT, options as O
+from .util import log
+
+# name: (workload, row, field, label, unit, how)
+#   how "value": the point's median and spread (min..max) and its ratio to
+#                the reference's median in the same group
+#   how "ratio": the per-repetition ratio to the reference (CPU time is
+#                only comparable between neighbouring processes)
+FIGURES = {
+    "rss_after_load": ("load", "load/load", "rss_after_load_bytes",
+                       "RSS after load", "MB", "value"),
+    "peak_rss": ("load", "load/load", "peak_rss_bytes", "peak RSS", "MB",
+                 "value"),
+    "load_cpu": ("load", "load/load", "cpu_time", "load CPU / reference",
+                 "ratio", "ratio"),
+    "load_instructions": ("load-ir", "load-ir/load", "instructions",
+                          "load instructions (valgrind)", "M", "value"),
+}
+HISTORY_FIGURES = ["rss_after_load", "peak_rss", "load_cpu",
+                   "load_instructions"]
+SCALE = {"MB": 1e-6, "M": 1e-6, "ratio": 1.0}
+STUDY = "study.json"
+
+
+class StudyError(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ git
+
+def git(tree, *args):
+    cmd = ["git", "-C", tree] if os.path.isdir(os.path.join(tree, ".git")) or \
+        not os.path.isdir(os.path.join(tree, "objects")) else ["git", "--git-dir", tree]
+    p = subprocess.run(cmd + list(args), capture_output=True, text=True)
+    if p.returncode:
+        raise StudyError("git %s: %s" % (" ".join(args), p.stderr.strip()))
+    return p.stdout
+
+
+def resolve(tree, ref):
+    return git(tree, "rev-parse", "--verify", ref + "^{commit}").strip()
+
+
+def first_parent(tree, bad):
+    """BAD's first-parent line, newest first."""
+    return git(tree, "rev-list", "--first-parent", bad).split()
+
+
+def is_ancestor(tree, a, b):
+    try:
+        git(tree, "merge-base", "--is-ancestor", a, b)
+        return True
+    except StudyError:
+        return False
+
+
+def line_between(tree, good, bad):
+    """(commits oldest first, from the start on BAD's first-parent line to
+    BAD; a note when GOOD is not on that line)."""
+    g, b = resolve(tree, good), resolve(tree, bad)
+    if not is_ancestor(tree, g, b) and not git(tree, "merge-base", g, b).strip():
+        raise StudyError("%s and %s share no history" % (good, bad))
+    line = first_parent(tree, b)
+    note = ""
+    if g in line:
+        start = g
+    else:
+        # The newest first-parent commit GOOD contains: where GOOD's branch
+        # left BAD's line (the merge base when GOOD's branch forked there).
+        start = next((c for c in line if is_ancestor(tree, c, g)), None)
+        if start is None:
+            raise StudyError("no commit of %s's first-parent line is in %s"
+                             % (bad, good))
+        note = ("%s (%s) is not on %s's first-parent line; the search starts "
+                "at %s, the newest commit of that line %s contains (%s)"
+                % (good, g[:10], bad, start[:10], good,
+                   "their merge base" if start == git(tree, "merge-base", g, b).strip()
+                   else "not their merge base"))
+    commits = line[:line.index(start) + 1]
+    commits.reverse()
+    return commits, note
+
+
+_GLOB = re.compile(r"[*?\[]")
+_EVERY = re.compile(r"^(.+?\.\..+?):(\d+)$")
+
+
+def expand_points(tree, spec):
+    """(points [full commit ids], labels {commit: label}, reference commit
+    or None, notes) of a --ovs-ref list (see the module's doc)."""
+    points, labels, ref, notes = [], {}, None, []
+
+    def add(commit, label):
+        if commit not in points:
+            points.append(commit)
+        labels.setdefault(commit, label)
+
+    for item in [x.strip() for x in spec.split(",") if x.strip()]:
+        if item.startswith("ref="):
+            ref = resolve(tree, item[4:])
+            labels.setdefault(ref, item[4:])
+            continue
+        m = _EVERY.match(item)
+        rng, every = (m.group(1), int(m.group(2))) if m else (item, 1)
+        if ".." in rng:
+            a, b = rng.split("..", 1)
+            if every < 1:
+                raise StudyError("%s: every Nth with N >= 1" % item)
+            commits, note = line_between(tree, a, b)
+            if note:
+                notes.append(note)
+            keep = commits[::every]
+            if keep[-1] != commits[-1]:
+                keep.append(commits[-1])
+            for c in keep:
+                add(c, a if c == commits[0] and not note else
+                    b if c == commits[-1] else c[:10])
+        elif _GLOB.search(item):
+            tags = git(tree, "tag", "-l", "--sort=v:refname", item).split()
+            if not tags:
+                raise StudyError("no tag matches %s" % item)
+            for t in tags:
+                add(resolve(tree, t), t)
+        else:
+            add(resolve(tree, item), item)
+    if not points:
+        raise StudyError("--ovs-ref names no commit")
+    return points, labels, ref or points[-1], notes
+
+
+def commit_info(tree, commit):
+    out = git(tree, "show", "-s", "--format=%ci%x00%s", commit).strip().split("\0")
+    try:
+        desc = git(tree, "describe", "--tags", commit).strip()
+    except StudyError:
+        desc = commit[:10]
+    return {"commit": commit, "date": out[0], "subject": out[1] if len(out) > 1 else "",
+            "describe": desc}
+
+
+# ------------------------------------------------------------ measuring
+
+class Builder:
+    """Builds commits through the cache, counting the builds it ran."""
+
+    def __init__(self, tree, cache_dir=None, retry_failed=False, say=log,
+                 worktree=None, no_build=False):
+        self.tree, self.cache_dir, self.retry = tree, cache_dir, retry_failed
+        self.say = say
+        # --no-build: cached builds only; the others are skipped.
+        self.no_build = no_build
+        self.skipped = []
+        # Bisection: commits built one after the other in this work tree
+        # (build.build_incremental), unless a clean build is cached.
+        self.worktree = worktree
+        self.built, self.cached, self.failed = [], [], {}
+        self.targets = {}
+
+    def __call__(self, commit, label):
+        from .realovs import build as B
+        if commit in self.targets:
+            return self.targets[commit]
+        if commit in self.failed:
+            return None
+        cache = self.cache_dir or B.default_cache_dir()
+        clean_meta = os.path.join(cache, commit, "build.json")
+        incr_meta = os.path.join(cache, commit + "-incremental", "build.json")
+        incremental = self.worktree and not os.path.exists(clean_meta)
+        worktree = self.worktree
+        if not incremental and not os.path.exists(clean_meta) and \
+                os.path.exists(incr_meta):
+            # Built by a bisection in its work tree: the same commit's
+            # programs (build.json says how).
+            with open(incr_meta) as f:
+                meta = json.load(f)
+            if meta.get("ok"):
+                incremental, worktree = True, meta["worktree"]
+        had = os.path.exists(incr_meta if incremental else clean_meta)
+        if self.no_build and not had:
+            self.skipped.append(commit)
+            return None
+        say = lambda m: self.say("  " + m)       # noqa: E731
+        try:
+            if incremental:
+                t = B.build_incremental(self.tree, commit, worktree,
+                                        cache_dir=self.cache_dir, label=label, say=say)
+            else:
+                t = B.build_spec(self.tree, commit, cache_dir=self.cache_dir, jobs=2,
+                                 retry_failed=self.retry, make="programs", ccache=True,
+                                 say=say)
+        except B.BuildError as exc:
+            self.failed[commit] = str(exc)
+            self.say("  build of %s failed: %s" % (label, str(exc).splitlines()[0]))
+            (self.cached if had else self.built).append(commit)
+            return None
+        (self.cached if had else self.built).append(commit)
+        t.name = "ovs-%s" % re.sub(r"[^A-Za-z0-9._-]", "_", label)
+        self.targets[commit] = t
+        return t
+
+
+def templates(load_ds, ir_ds, repetitions):
+    from .jobs import Job
+    out = []
+    if load_ds and repetitions:
+        out.append(Job(None, "load", "load", load_ds, {}, side="real"))
+    if ir_ds:
+        out.append(Job(None, "load-ir", "load-ir", ir_ds, {}, side="real"))
+    return out
+
+
+def group_jobs(index, ref_t, point_t, tmpls, ir_of_ref=False):
+    """(key, reference jobs, point jobs, once jobs) of one point."""
+    prefix = "p%03d__" % index
+
+    def on(tmpl, t, role):
+        j = tmpl.for_target(t)
+        j.prefix = prefix
+        j.meta = {"study_point": index, "study_role": role,
+                  "study_commit": t.commit}
+        return j
+    paired = [t for t in tmpls if t.workload == "load"]
+    once = [t for t in tmpls if t.workload != "load"]
+    same = point_t.commit == ref_t.commit
+    ref_jobs = [] if same else [on(t, ref_t, "reference") for t in paired]
+    point_jobs = [on(t, point_t, "point") for t in paired]
+    once_jobs = [on(t, point_t, "point") for t in once]
+    if ir_of_ref and not same:
+        once_jobs += [on(t, ref_t, "reference") for t in once]
+    return ("point", index), ref_jobs, point_jobs, once_jobs
+
+
+def run_groups(out_dir, groups, repetitions, state, index_doc, say=log):
+    """Runs the groups' steps through the one execute loop into out_dir;
+    returns the updated (entries, failures)."""
+    from . import suite_order
+    from .backends import RealBackend
+    from .execute import execute
+    steps = suite_order.paired_steps(groups, repetitions)
+    for s in steps:
+        if s.job.name not in state["jobs"]:
+            state["jobs"].append(s.job.name)
+    res = execute(steps, {"real": RealBackend(out_dir)}, out_dir, state,
+                  index_doc["entries"], index_doc["failures"], repetitions, say=say)
+    index_doc["entries"], index_doc["failures"] = res.entries, res.failures
+    if res.interrupted:
+        raise KeyboardInterrupt
+    return res
+
+
+def _rows(out_dir, entry, row):
+    with open(os.path.join(out_dir, entry["file"])) as f:
+        doc = json.load(f)
+    return [b for b in doc["benchmarks"] if b.get("run_type") == "iteration"
+            and b["name"] == row]
+
+
+def point_figures(out_dir, entries, index, figures, ref_commit):
+    """{figure: {"median", "min", "max", "n", "ratio", "reference"}} of
+    point 'index' from the results' entries.  The reference's values come
+    from the point's group (the paired loads) or, for figures measured
+    once (valgrind counts), from any entry of the reference commit; ratio
+    is the point's median over the reference's, or for "ratio" figures
+    the median of the per-repetition ratios."""
+    out = {}
+    for name in figures:
+        workload, row, field, _label, unit, how = FIGURES[name]
+
+        def values(pred):
+            for e in entries:
+                if e["workload"] == workload and pred(e):
+                    return [r.get(field) for r in _rows(out_dir, e, row)
+                            if isinstance(r.get(field), (int, float))]
+            return []
+        pv = values(lambda e: e.get("study_point") == index and
+                    e["study_role"] == "point")
+        if not pv:
+            continue
+        # The paired reference, the point itself when it is the reference,
+        # else the reference measured in another group.
+        rv = values(lambda e: e.get("study_point") == index and
+                    e.get("study_commit") == ref_commit) or \
+            values(lambda e: e.get("study_commit") == ref_commit)
+        f = {"median": statistics.median(pv), "min": min(pv), "max": max(pv),
+             "n": len(pv), "reference": statistics.median(rv) if rv else None}
+        if how == "ratio":
+            vals = [p / r for p, r in zip(pv, rv) if r]
+            if not vals:
+                continue
+            f.update(median=statistics.median(vals), min=min(vals), max=max(vals),
+                     n=len(vals))
+            f["ratio"] = f["median"]
+        else:
+            f["ratio"] = f["median"] / f["reference"] if f["reference"] else None
+        out[name] = f
+    return out
+
+
+# --------------------------------------------------------------- bisect
+
+def bisect(n, measure, threshold, ways=1, progress=None):
+    """The commits (indices 1..n-1 of a line of n, index 0 the good end)
+    where the figure moved by more than 'threshold' percent.
+
+    measure(indices) -> {index: value or None (not measurable: a failed
+    build)}, values relative to index 0's (1.0).  Each round splits every
+    interval whose ends differ by more than the threshold at max(1, ways
+    // intervals) interior points, measured in one call.  Returns
+    {"found": [index], "unresolved": [[lo, hi]], "rounds": [{"measured":
+    {index: value}, "intervals": [[lo, hi, v_lo, v_hi, change %,
+    moved]]}], "values": {index: value}}.  progress(the same with "open":
+    the intervals still to search) is called after each measurement, so
+    an interrupted search shows how far it got."""
+    values = {0: 1.0}
+    rounds = []
+    first = measure([n - 1])
+    values.update(first)
+    rounds.append({"measured": dict(first), "intervals": []})
+    if values.get(n - 1) is None:
+        raise StudyError("the bad end cannot be measured")
+    bad = set()
+    found, unresolved = [], []
+    todo = [(0, n - 1)]
+
+    def state(open_):
+        return {"found": sorted(found), "unresolved": unresolved, "rounds": rounds,
+                "values": values, "open": [list(x) for x in open_]}
+    while todo:
+        if progress:
+            progress(state(todo))
+        split = []
+        log_ = rounds[-1]["intervals"]
+        for lo, hi in todo:
+            change = (values[hi] / values[lo] - 1.0) * 100.0
+            moved = abs(change) > threshold
+            log_.append([lo, hi, values[lo], values[hi], round(change, 3), moved])
+            if not moved:
+                continue
+            inner = [i for i in range(lo + 1, hi) if i not in bad]
+            if not inner:
+                (found.append(hi) if hi == lo + 1 else unresolved.append([lo, hi]))
+                continue
+            split.append((lo, hi, inner))
+        if not split:
+            break
+        per = max(1, ways // len(split))
+        probes = []
+        for lo, hi, inner in split:
+            k = min(per, len(inner))
+            for j in range(1, k + 1):
+                ideal = lo + (hi - lo) * j / (k + 1)
+                pick = min(inner, key=lambda i: (abs(i - ideal), i))
+                if pick not in probes:
+                    probes.append(pick)
+        got = measure(sorted(probes))
+        rounds.append({"measured": dict(got), "intervals": []})
+        todo = []
+        for i, v in got.items():
+            if v is None:
+                bad.add(i)
+            else:
+                values[i] = v
+        for lo, hi, inner in split:
+            cuts = [lo] + sorted(i for i in got if lo < i < hi and got[i] is not None) + [hi]
+            if len(cuts) == 2:      # every probe failed: try others
+                todo.append((lo, hi))
+                continue
+            todo += list(zip(cuts, cuts[1:]))
+    return state([])
+
+
+# ------------------------------------------------------------- front ends
+
+def _datasets(args, load=True, ir=True):
+    """(the loaded dataset, the valgrind one), each None when not needed."""
+    from . import datasets as D
+    from .util import sha256_of
+    load_ds = ir_ds = None
+    try:
+        if load and args.dataset:
+            load_ds = D.from_files(args.dataset)[0]
+        elif load:
+            load_ds = D.generated("nb", float(args.scale), "snapshot", args.seed)
+            D.ensure(args.build_dir, load_ds, args.seed, who="history", say=log)
+        if ir:
+            ir_ds = D.generated("nb", IR_SCALE, "snapshot", args.seed)
+            D.ensure(args.build_dir, ir_ds, args.seed, who="history", say=log)
+    except D.Error as exc:
+        raise StudyError(str(exc))
+    for d in (load_ds, ir_ds):
+        if d:
+            d["sha256"] = sha256_of(d["path"])
+            d["bytes"] = os.path.getsize(d["path"])
+    return load_ds, ir_ds
+
+
+# The small dataset loaded under valgrind: ~3 MB, ~50x slower than native.
+IR_SCALE = 0.01
+
+
+def _out_dir(args, what):
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    return os.path.abspath(args.out or os.path.join(ROOT, "results",
+                                                    "%s-%s" % (stamp, what)))
+
+
+def _start_folder(out_dir, tool, argv, resume=False):
+    """(plan state, index) of a new results folder, or of the folder to
+    resume (find: groups already measured there are not run again)."""
+    from . import resultsdir
+    from .env import git_short_commit
+    if resume:
+        state = resultsdir.read_plan(out_dir)
+        return state, resultsdir.read_index(out_dir)
+    if os.path.exists(os.path.join(out_dir, resultsdir.INDEX)):
+        raise StudyError("%s already holds results; give a new --out" % out_dir)
+    resultsdir.make_dirs(out_dir)
+    state = resultsdir.new_plan(tool, argv, git_short_commit(ROOT), "", [])
+    state.pop("plan_hash")      # grows step by step; execute() leaves plan.json
+    resultsdir.write_plan(out_dir, state)
+    return state, {"entries": [], "failures": []}
+
+
+def _env(out_dir, tool, argv, ds, extra):
+    from . import env as E
+    from . import resultsdir
+    env = {"source": tool, "command": "scripts/jsonbench %s %s" % (tool, " ".join(argv)),
+           "host": os.uname().nodename, "cpu_model": E.cpu_model(),
+           "cores": os.cpu_count(), "commit": E.git_short_commit(ROOT),
+           "datasets": [{k: d.get(k) for k in ("label", "path", "kind", "scale", "sha256")}
+                        for d in ds]}
+    env.update(extra)
+    resultsdir.write_env(out_dir, env)
+
+
+def _write_study(out_dir, doc):
+    from .gbench import write_atomic
+    write_atomic(os.path.join(out_dir, STUDY), doc)
+
+
+def run_history(args, argv):
+    tree = args.ovs_tree
+    points, labels, ref, notes = expand_points(tree, args.ovs_ref)
+    for n in notes:
+        log("history: " + n)
+    info = {c: dict(commit_info(tree, c), label=labels[c]) for c in points + [ref]}
+    if args.dry_run:
+        print("reference: %s (%s)" % (labels[ref], ref[:10]))
+        for i, c in enumerate(points):
+            print("%3d  %-14s %s  %s" % (i, labels[c], c[:10], info[c]["subject"][:60]))
+        return 0
+    load_ds, ir_ds = _datasets(args)
+    tmpls = templates(load_ds, ir_ds, args.repetitions)
+    out_dir = _out_dir(args, "history")
+    state, index_doc = _start_folder(out_dir, "history", argv)
+    builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed,
+                      no_build=args.no_build)
+    log("history: %d points, reference %s, results in %s" % (len(points), labels[ref],
+                                                           out_dir))
+    ref_t = builder(ref, labels[ref])
+    if ref_t is None:
+        raise StudyError("the reference %s does not build: %s"
+                         % (labels[ref], builder.failed[ref].splitlines()[0]))
+    study = {"tool": "history", "reference": info[ref], "points": [], "notes": notes,
+             "figures": HISTORY_FIGURES, "load_dataset": load_ds["label"],
+             "ir_dataset": ir_ds["label"], "repetitions": args.repetitions}
+    groups = []
+    for i, c in enumerate(points):
+        p = dict(info[c], index=i)
+        study["points"].append(p)
+        t = builder(c, labels[c])
+        if t is None and c in builder.failed:
+            p["failed"] = builder.failed[c][:1500]
+            continue
+        if t is None:
+            p["not_built"] = True
+            continue
+        # The reference's valgrind load runs once: in its own group when
+        # it is a point, else in the first group.
+        groups.append(group_jobs(i, ref_t, t, tmpls,
+                                 ir_of_ref=not groups and ref not in points))
+    # Builds first, then the measurements: the timed processes never share
+    # the machine with a compiler.
+    run_groups(out_dir, groups, args.repetitions, state, index_doc)
+    for p in study["points"]:
+        if "failed" not in p and "not_built" not in p:
+            p["figures"] = point_figures(out_dir, index_doc["entries"], p["index"],
+                                         HISTORY_FIGURES, ref)
+    study["builds"] = {"built": len(builder.built), "cached": len(builder.cached),
+                       "failed": len(builder.failed), "not_built": len(builder.skipped)}
+    _write_study(out_dir, study)
+    _env(out_dir, "history", argv, [load_ds, ir_ds], {"ovs_tree": tree})
+    from .report import history as R
+    R.render(out_dir)
+    log("history: report %s" % os.path.join(out_dir, "report.md"))
+    return 0
+
+
+def run_find(args, argv):
+    tree = args.ovs_tree
+    if ".." not in (args.ovs_ref or ""):
+        raise StudyError("find needs --ovs-ref GOOD..BAD")
+    good, bad = args.ovs_ref.split("..", 1)
+    metric = args.metrics or "rss_after_load"
+    if metric not in FIGURES:
+        raise StudyError("--metrics %s: one of %s" % (metric, ", ".join(FIGURES)))
+    commits, note = line_between(tree, good, bad)
+    if note:
+        log("find: " + note)
+    n = len(commits)
+    log("find: %d first-parent commits from %s to %s, %s, threshold %g%%" % (
+        n - 1, commits[0][:10], bad, metric, args.threshold))
+    if args.dry_run:
+        return 0
+    workload = FIGURES[metric][0]
+    load_ds, ir_ds = _datasets(args, workload == "load", workload == "load-ir")
+    tmpls = templates(load_ds, ir_ds, args.repetitions)
+    out_dir = os.path.abspath(args.resume) if args.resume else _out_dir(args, "find")
+    state, index_doc = _start_folder(out_dir, "find", argv, bool(args.resume))
+    from .realovs import build as B
+    cache = args.ovs_cache_dir or B.default_cache_dir()
+    builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed,
+                      worktree=os.path.join(cache, "worktrees", "bisect-" + re.sub(
+                          r"[^A-Za-z0-9]", "_", os.path.abspath(tree)).strip("_")))
+    base_t = builder(commits[0], good if not note else commits[0][:10])
+    if base_t is None:
+        raise StudyError("the good end %s does not build" % commits[0][:10])
+    measured = {}
+
+    def measure(indices):
+        groups = []
+        done = {e.get("study_point") for e in index_doc["entries"]
+                if e.get("study_role") == "point"}
+        for i in indices:
+            if i in done:       # --resume: measured before
+                continue
+            t = builder(commits[i], bad if i == n - 1 else commits[i][:10])
+            if t is not None:
+                groups.append(group_jobs(i, base_t, t, tmpls, ir_of_ref=not measured))
+        if groups:
+            run_groups(out_dir, groups, args.repetitions, state, index_doc)
+        out = {}
+        for i in indices:
+            f = point_figures(out_dir, index_doc["entries"], i, [metric],
+                              commits[0]).get(metric)
+            measured[i] = f
+            out[i] = f["ratio"] if f and f.get("ratio") else None
+            log("find: %s %s: %s" % (commits[i][:10], metric,
+                                    "%.4f of the good end" % out[i] if out[i] else "not measured"))
+        return out
+
+    _env(out_dir, "find", argv, [d for d in (load_ds, ir_ds) if d], {"ovs_tree": tree})
+    from .report import history as R
+
+    def save(result):
+        infos = {i: commit_info(tree, commits[i]) for i in set(result["values"]) |
+                 set(result["found"]) | {0, n - 1}}
+        study = {"tool": "find", "good": good, "bad": bad, "note": note, "metric": metric,
+                 "threshold": args.threshold, "parallel": args.parallel, "line": commits,
+                 "result": result, "measured": {str(k): v for k, v in measured.items()},
+                 "commits": {str(k): v for k, v in infos.items()},
+                 "builds": {"built": len(builder.built), "cached": len(builder.cached),
+                            "failed": len(builder.failed),
+                            "commits": builder.built + builder.cached},
+                 "load_dataset": (load_ds or ir_ds)["label"],
+                 "repetitions": args.repetitions}
+        _write_study(out_dir, study)
+        return R.render(out_dir)
+
+    result = bisect(n, measure, args.threshold, max(1, args.parallel), save)
+    print(save(result))
+    return 0 if result["found"] else 1
+
+
+# -------------------------------------------------------------------- CLI
+
+HISTORY_EXAMPLES = """examples:
+  scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v2.17.0,v3.*.0' --scale 0.1
+  scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.5.0..v3.6.0:20,ref=v3.5.0'
+  scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.*.0' --dry-run
+(docs/history.md)"""
+
+FIND_EXAMPLES = """examples:
+  scripts/jsonbench find --ovs-tree ~/ovs --ovs-ref v3.5.0..v3.6.0 --metrics rss_after_load \\
+      --threshold 5 --scale 0.1
+  scripts/jsonbench find --ovs-tree ~/ovs --ovs-ref v3.5.0..v3.6.0 --metrics load_instructions
+(docs/history.md)"""
+
+
+def _common(ap):
+    O.ovs_tree(ap)
+    O.dataset(ap)
+    ap.add_argument("--scale", default="0.1", help="NB scale of the loaded dataset "
+                    "(default 0.1; ignored with --dataset)")
+    O.seed(ap)
+    O.build_dir(ap, os.path.join(ROOT, "build"))
+    O.repetitions(ap, "paired loads per commit")
+    O.out(ap, "results/<UTC stamp>-<history|find>")
+    O.ovs_cache_dir(ap)
+    ap.add_argument("--ovs-retry-failed", action="store_true",
+                    help="rebuild commits whose cached build failed")
+    O.dry_run(ap)
+
+
+def main_history(argv):
+    ap = argparse.ArgumentParser(
+        prog="scripts/jsonbench history",
+        description="Figures of real OVS builds over commits (RSS after load, peak RSS, "
+                    "load CPU as a ratio to a reference measured next to each commit, "
+                    "valgrind instructions of a small load), charted with the release "
+                    "tags labelled.",
+        epilog=HISTORY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(ap)
+    ap.add_argument("--no-build", action="store_true",
+                    help="only commits whose build is cached; the others are gaps")
+    ap.add_argument("--ovs-ref", required=True, help="points: REF, tag glob (v3.*.0), "
+                    "A..B (first-parent), A..B:N (every Nth), ref=REF (the reference; "
+                    "default the last point); comma list")
+    args = ap.parse_args(argv)
+    return _run(run_history, args, argv)
+
+
+def main_find(argv):
+    ap = argparse.ArgumentParser(
+        prog="scripts/jsonbench find",
+        description="Bisect BAD's first-parent history for the commit(s) that moved a "
+                    "figure by more than --threshold percent, each commit measured "
+                    "paired with GOOD.",
+        epilog=FIND_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(ap)
+    ap.add_argument("--ovs-ref", metavar="GOOD..BAD", help="the range to search")
+    ap.add_argument("--metrics", default="rss_after_load",
+                    help="the figure: %s (default rss_after_load)" % ", ".join(FIGURES))
+    ap.add_argument("--threshold", type=float, default=5.0,
+                    help="percent change that counts as moved (default 5)")
+    ap.add_argument("--parallel", type=int, default=1,
+                    help="commits measured per round (k-way bisection; default 1)")
+    O.resume(ap, "commits")
+    args = ap.parse_args(argv)
+    if args.resume:
+        from . import resultsdir
+        try:
+            argv = resultsdir.stored_argv(args.resume, "find")
+        except resultsdir.ResumeError as exc:
+            sys.stderr.write("find: --resume: %s\n" % exc)
+            return 2
+        args = ap.parse_args(argv + ["--resume", args.resume])
+    return _run(run_find, args, argv)
+
+
+def _run(fn, args, argv):
+    if not args.ovs_tree:
+        sys.stderr.write("%s: --ovs-tree DIR is required (an OVS git tree)\n" % fn.__name__[4:])
+        return 2
+    try:
+        return fn(args, argv)
+    except StudyError as exc:
+        sys.stderr.write("%s: %s\n" % (fn.__name__[4:], exc))
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("%s: interrupted\n" % fn.__name__[4:])
+        return 130

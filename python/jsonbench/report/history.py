@@ -1,0 +1,278 @@
+"""The report of a history or find study (jsonbench.history): report.md
+from the folder's study.json, and for history a chart of each figure over
+the commits (history.png and history.svg), release tags labelled on the x
+axis, the spread over repetitions as whiskers, failed builds as gaps.
+Without matplotlib the markdown is written and the chart is skipped (said
+in the report)."""
+
+import json
+import os
+
+from ..history import FIGURES, SCALE, STUDY
+
+
+def load(out_dir):
+    with open(os.path.join(out_dir, STUDY)) as f:
+        return json.load(f)
+
+
+def _fmt(f, unit):
+    if f is None:
+        return "-"
+    k = SCALE[unit]
+    if unit == "ratio":
+        return "%.3f (%.3f-%.3f)" % (f["median"], f["min"], f["max"])
+    if f["n"] == 1 or f["min"] == f["max"]:
+        return "%.2f" % (f["median"] * k)
+    return "%.2f (%.2f-%.2f)" % (f["median"] * k, f["min"] * k, f["max"] * k)
+
+
+def _write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def is_release(label):
+    return label.startswith("v") and label[1:2].isdigit()
+
+
+def chart(study, out_dir, stem="history"):
+    """The figures over the points; returns the file names written, or a
+    reason when matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is not installed: no chart"
+    figs = [f for f in study["figures"]
+            if any(f in p.get("figures", {}) for p in study["points"])]
+    pts = study["points"]
+    fig, axes = plt.subplots(len(figs), 1, figsize=(max(6.0, 0.55 * len(pts) + 2),
+                                                    2.2 * len(figs) + 0.6),
+                             sharex=True, squeeze=False)
+    xs = list(range(len(pts)))
+    for ax, name in zip(axes[:, 0], figs):
+        _w, _r, _f, label, unit, _how = FIGURES[name]
+        k = SCALE[unit]
+        px, mid, lo, hi = [], [], [], []
+        for x, p in zip(xs, pts):
+            f = p.get("figures", {}).get(name)
+            if not f:
+                continue
+            px.append(x)
+            mid.append(f["median"] * k)
+            lo.append((f["median"] - f["min"]) * k)
+            hi.append((f["max"] - f["median"]) * k)
+        # A line broken at failed points: each run of measured points.
+        runs, cur = [], []
+        for x, m in zip(px, mid):
+            if cur and x != cur[-1][0] + 1:
+                runs.append(cur)
+                cur = []
+            cur.append((x, m))
+        runs.append(cur)
+        for r in runs:
+            if r:
+                ax.plot([a for a, _ in r], [b for _, b in r], color="#4c72b0", lw=1.2)
+        ax.errorbar(px, mid, yerr=[lo, hi], fmt="o", ms=4, color="#4c72b0",
+                    ecolor="#222222", capsize=3, lw=1)
+        for x, p in zip(xs, pts):
+            if "failed" in p or "not_built" in p:
+                ax.axvspan(x - 0.4, x + 0.4, color="#c44e52" if "failed" in p
+                           else "#8c8c8c", alpha=0.15, lw=0)
+        if unit == "ratio":
+            ax.axhline(1.0, color="#888888", lw=0.8, ls="--")
+        ax.set_ylabel("%s\n(%s)" % (label, unit), fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+    ax = axes[-1, 0]
+    ax.set_xticks(xs)
+    ax.set_xticklabels([p["label"] if is_release(p["label"]) else p["commit"][:7]
+                        for p in pts], rotation=45, ha="right", fontsize=8)
+    for x, p in zip(xs, pts):
+        if "failed" in p or "not_built" in p:
+            axes[0, 0].annotate("build\nfailed" if "failed" in p else "not\nbuilt", (x, 0.5),
+                                xycoords=("data", "axes fraction"), ha="center", fontsize=7,
+                                color="#c44e52" if "failed" in p else "#555555")
+    fig.suptitle("real ovsdb-server over commits: %s load (median, min-max of %d), "
+                 "reference %s" % (study["load_dataset"], study["repetitions"],
+                                   study["reference"]["label"]), fontsize=9)
+    fig.tight_layout()
+    names = []
+    for ext, kw in (("png", {"dpi": 80}), ("svg", {})):
+        path = os.path.join(out_dir, "%s.%s" % (stem, ext))
+        fig.savefig(path, **kw)
+        names.append(os.path.basename(path))
+    plt.close(fig)
+    return names
+
+
+def find_chart(study, out_dir):
+    """The measured values along the searched line, the commits found
+    marked; returns [file names] or a reason."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is not installed: no chart"
+    res, line = study["result"], study["line"]
+    pts = sorted((int(k), f) for k, f in study["measured"].items() if f)
+    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    xs = [0] + [i for i, _f in pts]
+    mid = [1.0] + [f["median"] if FIGURES[study["metric"]][5] == "ratio" else f["ratio"]
+                   for _i, f in pts]
+    lo = [0.0] + [max(0.0, m - (f["min"] / f["reference"] if f.get("reference") and
+                               FIGURES[study["metric"]][5] != "ratio" else f["min"]))
+                  for m, (_i, f) in zip(mid[1:], pts)]
+    hi = [0.0] + [max(0.0, (f["max"] / f["reference"] if f.get("reference") and
+                            FIGURES[study["metric"]][5] != "ratio" else f["max"]) - m)
+                  for m, (_i, f) in zip(mid[1:], pts)]
+    order = sorted(range(len(xs)), key=lambda k: xs[k])
+    ax.step([xs[k] for k in order], [mid[k] for k in order], where="post",
+            color="#4c72b0", lw=1, alpha=0.5)
+    ax.errorbar(xs, mid, yerr=[lo, hi], fmt="o", ms=4, color="#4c72b0", ecolor="#222222",
+                capsize=3, lw=1)
+    for i in res["found"]:
+        ax.axvline(i, color="#c44e52", lw=1, ls="--")
+        ax.annotate(line[i][:9], (i, 0.97), xycoords=("data", "axes fraction"),
+                    rotation=90, va="top", ha="right", fontsize=7, color="#c44e52")
+    ax.axhline(1.0, color="#888888", lw=0.8, ls=":")
+    ax.set_xlabel("first-parent commits after %s" % line[0][:10])
+    ax.set_ylabel("%s\n/ good end" % FIGURES[study["metric"]][3], fontsize=8)
+    ax.set_title("find: %s..%s, threshold %g%%" % (study["good"], study["bad"],
+                                                    study["threshold"]), fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    names = []
+    for ext, kw in (("png", {"dpi": 80}), ("svg", {})):
+        fig.savefig(os.path.join(out_dir, "find.%s" % ext), **kw)
+        names.append("find.%s" % ext)
+    plt.close(fig)
+    return names
+
+
+def history_md(study, out_dir, command, charts):
+    ref = study["reference"]
+    lines = ["# Real ovsdb-server over OVS history", "",
+             "Command: `%s`" % command, "",
+             "Each point is one OVS commit built once (build cache) and loaded "
+             "(`ovsdb-server` until it serves %s) %d times, interleaved with the "
+             "reference %s (`%s`) on the same machine; load CPU is the median of "
+             "the per-repetition ratios to the reference, RSS figures are medians "
+             "with min-max; load instructions are valgrind's count of `ovsdb-tool "
+             "query` on %s net of an empty database (one run, machine-independent)."
+             % (study["load_dataset"], study["repetitions"], ref["label"],
+                ref["commit"][:10], study["ir_dataset"]), ""]
+    for n in study.get("notes", []):
+        lines += ["Note: %s" % n, ""]
+    if isinstance(charts, list):
+        lines += ["![history](%s)" % charts[0], ""]
+    else:
+        lines += ["(%s)" % charts, ""]
+    head = ["point", "commit", "date"] + ["%s (%s)" % (FIGURES[f][3], FIGURES[f][4])
+                                         for f in study["figures"]]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for p in study["points"]:
+        row = [p["label"], "`%s`" % p["commit"][:10], p["date"][:10]]
+        if "failed" in p or "not_built" in p:
+            row += ["build failed" if "failed" in p else "not built (--no-build)"] + \
+                [""] * (len(study["figures"]) - 1)
+        else:
+            row += [_fmt(p.get("figures", {}).get(f), FIGURES[f][4])
+                    for f in study["figures"]]
+        lines.append("| " + " | ".join(row) + " |")
+    fails = [p for p in study["points"] if "failed" in p]
+    if fails:
+        lines += ["", "Failed builds (not patched; the chart shows the gap):", ""]
+        for p in fails:
+            tail = [ln for ln in p["failed"].splitlines() if ln.strip()]
+            reason = next((ln for ln in tail if "error" in ln.lower()), tail[-1] if tail else "")
+            lines.append("- %s: `%s`" % (p["label"], reason.strip()[:200]))
+    b = study.get("builds", {})
+    lines += ["", "Builds: %d built here, %d from the cache, %d failed, %d not built "
+              "(--no-build)." % (b.get("built", 0), b.get("cached", 0), b.get("failed", 0),
+                                 b.get("not_built", 0)), ""]
+    return "\n".join(lines)
+
+
+def find_md(study, command, out_dir):
+    res = study["result"]
+    line = study["line"]
+    info = study["commits"]
+    metric = study["metric"]
+    unit = FIGURES[metric][4]
+    measured = study["measured"]
+
+    def name(i):
+        c = info.get(str(i), {})
+        return "`%s` %s" % (line[i][:10], c.get("subject", ""))
+
+    lines = ["# Which commit moved %s" % FIGURES[metric][3], "",
+             "Command: `%s`" % command, "",
+             "%d first-parent commits from `%s` (good) to %s (bad); each measured "
+             "commit is loaded %d times interleaved with the good end on %s; a value "
+             "is the commit's median over the good end's; an interval whose ends "
+             "differ by more than %g%% is split (%d commit(s) per round)." % (
+                 len(line) - 1, line[0][:10], study["bad"], study["repetitions"],
+                 study["load_dataset"], study["threshold"], study["parallel"]), ""]
+    if study.get("note"):
+        lines += ["Note: %s" % study["note"], ""]
+    b = study["builds"]
+    charts = find_chart(study, out_dir)
+    if isinstance(charts, list):
+        lines += ["![find](%s)" % charts[0], ""]
+    lines += ["## Result", ""]
+    if res["found"] or res.get("open"):
+        for i in res["found"]:
+            v0, v1 = res["values"].get(str(i - 1), res["values"].get(i - 1)), \
+                res["values"].get(str(i), res["values"].get(i))
+            lines.append("- %s (%s): %.4f -> %.4f of the good end (%+.1f%%)" % (
+                name(i), info.get(str(i), {}).get("describe", ""), v0, v1,
+                (v1 / v0 - 1) * 100))
+    else:
+        lines.append("- no single commit moved %s by more than %g%%" % (metric,
+                                                                     study["threshold"]))
+    if res.get("open"):
+        lines.append("- search not finished; still to search: %s" % ", ".join(
+            "`%s`..`%s` (%d commits)" % (line[lo][:10], line[hi][:10], hi - lo)
+            for lo, hi in res["open"]))
+    for lo, hi in res["unresolved"]:
+        lines.append("- unresolved between %s and %s (no buildable commit between)"
+                     % (line[lo][:10], line[hi][:10]))
+    lines += ["", "Builds: %d commits measured, %d compiled here, %d from the cache, "
+              "%d failed." % (len(b["commits"]), b["built"], b["cached"], b["failed"]), ""]
+    lines += ["## Steps", "",
+              "| round | interval | values (good = 1) | change | split? |", "|---|---|---|---|---|"]
+    for r, rnd in enumerate(res["rounds"]):
+        for lo, hi, vlo, vhi, change, moved in rnd["intervals"]:
+            lines.append("| %d | `%s`..`%s` (%d commits) | %.4f -> %.4f | %+.2f%% | %s |" % (
+                r, line[lo][:10], line[hi][:10], hi - lo, vlo, vhi, change,
+                ("yes" if hi - lo > 1 else "one commit: found") if moved else "no"))
+    lines += ["", "## Measurements", "",
+              "| commit | %s (%s): median (min-max) | / good |" % (FIGURES[metric][3], unit),
+              "|---|---|---|"]
+    for k in sorted(measured, key=int):
+        f = measured[k]
+        lines.append("| %s | %s | %s |" % (name(int(k)), _fmt(f, unit),
+                                           "%.4f" % f["ratio"] if f and f.get("ratio")
+                                           else "-"))
+    return "\n".join(lines) + "\n"
+
+
+def render(out_dir):
+    """Writes report.md (and the history chart); returns the markdown."""
+    study = load(out_dir)
+    try:
+        with open(os.path.join(out_dir, "env.json")) as f:
+            command = json.load(f).get("command", "")
+    except (OSError, ValueError):
+        command = ""
+    if study["tool"] == "history":
+        text = history_md(study, out_dir, command, chart(study, out_dir))
+    else:
+        text = find_md(study, command, out_dir)
+    _write(os.path.join(out_dir, "report.md"), text)
+    return text

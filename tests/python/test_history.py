@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""scripts/jsonbench history and find without real OVS (CI has none).
+
+- bisect() on synthetic lines: the planted steps are found, one-way and
+  k-way, with far fewer measurements than commits; a step below the
+  threshold is not; an unbuildable commit next to a step is stepped around
+  or reported as unresolved.
+- A throw-away git repository with a release branch off the main line:
+  the --ovs-ref forms (tag glob in version order, A..B:N, ref=) and a good
+  ref off the first-parent line (the search starts at the merge base, and
+  says so).
+- End to end: `find` and `history` on that repository through the one
+  execute loop, with builds and the real load replaced by stand-ins whose
+  RSS is a number stored in the commit's tree: find names the planted
+  commit, history writes its study, report and chart.
+
+usage: test_history.py BUILD_ROOT (its datasets/ovsdb-gen makes the small
+dataset the valgrind load would read; the load itself is a stand-in)"""
+
+import contextlib
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+from jsonbench import history
+from jsonbench.realovs import gbench as rgbench
+from jsonbench.realovs import workloads as real_workloads
+from jsonbench.realovs.target import Target
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from testkit import Checks  # noqa: E402
+
+check = Checks()
+BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
+
+
+def line_measure(steps, n, noise=0.002, fail=(), seen=None):
+    """measure() over a line of n commits whose value rises by steps
+    {index: factor} at each planted index."""
+    rng = random.Random(7)
+
+    def value(i):
+        v = 1.0
+        for at, f in steps.items():
+            if i >= at:
+                v *= f
+        return v
+
+    def measure(indices):
+        if seen is not None:
+            seen.extend(indices)
+        return {i: None if i in fail else value(i) * (1 + rng.uniform(-noise, noise))
+                for i in indices}
+    return measure
+
+
+def test_bisect():
+    seen = []
+    r = history.bisect(200, line_measure({71: 1.10, 140: 1.08}, 200, seen=seen), 5.0)
+    check(r["found"] == [71, 140], "two planted steps found: %s" % r["found"])
+    check(len(seen) <= 20, "bisection measures %d of 200 commits" % len(seen))
+    seen3 = []
+    r3 = history.bisect(200, line_measure({71: 1.10, 140: 1.08}, 200, seen=seen3), 5.0,
+                        ways=3)
+    check(r3["found"] == [71, 140] and len(r3["rounds"]) < len(r["rounds"]),
+          "3-way: same commits in fewer rounds (%d vs %d)" % (len(r3["rounds"]),
+                                                             len(r["rounds"])))
+    r = history.bisect(200, line_measure({71: 1.03}, 200), 5.0)
+    check(r["found"] == [] and len(r["rounds"]) == 1,
+          "a 3% step under a 5% threshold: nothing found after measuring the bad end")
+    r = history.bisect(200, line_measure({71: 0.80}, 200), 5.0)
+    check(r["found"] == [71], "a drop is found too")
+    r = history.bisect(60, line_measure({30: 1.2}, 60, fail={29}), 5.0)
+    check(r["found"] == [] and r["unresolved"] == [[28, 30]],
+          "the commit before the step does not build: unresolved 28..30, got %s %s"
+          % (r["found"], r["unresolved"]))
+    r = history.bisect(60, line_measure({30: 1.2}, 60, fail={45, 15}), 5.0)
+    check(r["found"] == [30], "unbuildable commits away from the step are stepped around")
+    moved = [iv for rnd in r["rounds"] for iv in rnd["intervals"] if iv[5]]
+    check(all(abs(iv[4]) > 5.0 for iv in moved) and moved[-1][:2] == [29, 30],
+          "every split interval moved by more than the threshold, the last is the commit")
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo] + list(args), check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def commit(repo, rss, msg):
+    with open(os.path.join(repo, "rss.txt"), "w") as f:
+        f.write("%d\n" % rss)
+    git(repo, "add", "rss.txt")
+    git(repo, "commit", "-q", "--allow-empty", "-m", msg)
+    return git(repo, "rev-parse", "HEAD")
+
+
+def make_repo(root):
+    """main: 40 commits, RSS 100 MB until 'json: Store short strings
+    in-place.' (commit 23) makes it 80; v1.0.0 at commit 5, a branch-1.0
+    with v1.0.1 off the line, v1.1.0 at the end."""
+    repo = os.path.join(root, "ovs")
+    os.makedirs(repo)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "t@example.org")
+    git(repo, "config", "user.name", "t")
+    shas = []
+    for i in range(40):
+        if i == 23:
+            shas.append(commit(repo, 80 << 20, "json: Store short strings in-place."))
+        else:
+            shas.append(commit(repo, (80 if i > 23 else 100) << 20, "change %d" % i))
+        if i == 5:
+            git(repo, "tag", "v1.0.0")
+            git(repo, "branch", "branch-1.0")
+    git(repo, "checkout", "-q", "branch-1.0")
+    commit(repo, 100 << 20, "Set release date for 1.0.1.")
+    git(repo, "tag", "v1.0.1")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "tag", "v1.1.0")
+    return repo, shas
+
+
+def test_points(repo, shas):
+    pts, labels, ref, notes = history.expand_points(repo, "v1.*.0")
+    check(pts == [shas[5], shas[39]] and ref == shas[39] and not notes,
+          "tag glob in version order, reference the last point")
+    pts, labels, ref, notes = history.expand_points(repo, "v1.0.0..v1.1.0:10,ref=v1.0.0")
+    check(pts == [shas[i] for i in (5, 15, 25, 35, 39)] and ref == shas[5],
+          "A..B:10 keeps every 10th first-parent commit and B; ref= names the "
+          "reference: %s" % [shas.index(p) for p in pts if p in shas])
+    line, note = history.line_between(repo, "v1.0.1", "v1.1.0")
+    check(line[0] == shas[5] and line[-1] == shas[39] and "merge base" in note
+          and "v1.0.1" in note, "a good ref off the first-parent line: the merge base, "
+          "said so (%s)" % note)
+    try:
+        history.expand_points(repo, "v9.*")
+        check(False, "a glob matching no tag is an error")
+    except history.StudyError as exc:
+        check("v9.*" in str(exc), "a glob matching no tag is an error naming it")
+
+
+def line_commit(repo, index):
+    return history.line_between(repo, "v1.0.1", "v1.1.0")[0][index]
+
+
+class FakeBuilder(history.Builder):
+    """Builds nothing: a Target per commit, counted as built."""
+
+    def __call__(self, c, label):
+        if c in self.targets:
+            return self.targets[c]
+        if label == "v1.0.0-broken":
+            self.failed[c] = "error: stand-in build failure"
+            return None
+        self.built.append(c)
+        t = Target("ovs-" + label, {"ovsdb-server": "/bin/true", "ovsdb-tool": "/bin/true"},
+                   "1.0", commit=c)
+        self.targets[c] = t
+        return t
+
+
+def fake_load(repo):
+    def load(target, ds, opts):
+        rss = int(git(repo, "show", "%s:rss.txt" % target.commit))
+        rss += random.randint(0, 1 << 16)
+        return [rgbench.row("load/load", {"real_time": 10.0, "cpu_time": 9.0 + random.random(),
+                                          "rss_after_load_bytes": rss, "peak_rss_bytes": rss,
+                                          "rss_bytes": rss})]
+    return load
+
+
+def fake_load_ir(repo):
+    def load_ir(target, ds, opts):
+        rss = int(git(repo, "show", "%s:rss.txt" % target.commit))
+        return [rgbench.row("load-ir/load", {"real_time": 0.0, "cpu_time": 0.0,
+                                             "instructions": rss * 3})]
+    return load_ir
+
+
+def test_end_to_end(root, repo, shas):
+    ds = os.path.join(root, "tiny.ovsdb")
+    with open(ds, "w") as f:
+        f.write("OVSDB JSON 2 0\n{}\n")
+    history.Builder = FakeBuilder
+    real_workloads.load = fake_load(repo)
+    real_workloads.ONCE["load-ir"] = fake_load_ir(repo)
+    out = os.path.join(root, "find")
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()) as so, contextlib.redirect_stderr(err):
+        rc = history.main_find(["--ovs-tree", repo, "--ovs-ref", "v1.0.1..v1.1.0",
+                                "--metrics", "rss_after_load", "--threshold", "5",
+                                "--dataset", ds, "--repetitions", "3", "--out", out,
+                                "--build-dir", BUILD])
+    study = json.load(open(os.path.join(out, "study.json")))
+    check(rc == 0 and study["result"]["found"] == [23 - 5],
+          "find names the planted commit (rc %d, found %s)" % (rc, study["result"]["found"]))
+    report = open(os.path.join(out, "report.md")).read()
+    check(shas[23][:10] in report and "Store short strings" in report
+          and "merge base" in report, "the report names it and the merge-base start")
+    n_built = study["builds"]["built"]
+    check(n_built <= 8, "%d builds for 34 commits" % n_built)
+    index = json.load(open(os.path.join(out, "index.json")))
+    refs = [e for e in index["entries"] if e["study_role"] == "reference"]
+    check(len(refs) == n_built - 1 and all(e["study_commit"] == shas[5] for e in refs),
+          "each measured commit is paired with the good end in its own group")
+    check("\n# Which commit" in so.getvalue(), "find prints the report")
+    # --resume: the groups measured before are not run again.  The folder
+    # loses its last measured group, as an interrupted search would.
+    last = max(e["study_point"] for e in index["entries"])
+    kept = [e for e in index["entries"] if e["study_point"] != last]
+    from jsonbench import resultsdir
+    resultsdir.write_index(out, kept, [])
+    plan = resultsdir.read_plan(out)
+    plan["finished"] = [os.path.splitext(os.path.basename(e["file"]))[0] for e in kept]
+    resultsdir.write_plan(out, plan)
+    calls = []
+    orig = real_workloads.load
+    real_workloads.load = lambda t, d, o: calls.append(t.commit) or orig(t, d, o)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        rc = history.main_find(["--resume", out])
+    real_workloads.load = orig
+    study = json.load(open(os.path.join(out, "study.json")))
+    check(rc == 0 and study["result"]["found"] == [18] and
+          set(calls) == {shas[5], line_commit(repo, last)} and len(calls) == 6,
+          "--resume measures only the missing group (%d loads)" % len(calls))
+
+    out = os.path.join(root, "history")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        rc = history.main_history(["--ovs-tree", repo, "--ovs-ref", "v1.0.0..v1.1.0:8",
+                                   "--dataset", ds, "--repetitions", "2", "--out", out,
+                                   "--build-dir", BUILD])
+    study = json.load(open(os.path.join(out, "study.json")))
+    pts = study["points"]
+    check(rc == 0 and len(pts) == 6, "history: 6 points (rc %d)" % rc)
+    rss = [p["figures"]["rss_after_load"]["median"] / (1 << 20) for p in pts]
+    check([round(x) for x in rss] == [100, 100, 100, 80, 80, 80],
+          "RSS over the points follows the planted commit: %s" % [round(x) for x in rss])
+    cpu = pts[-1]["figures"]["load_cpu"]
+    check(cpu["median"] == 1.0 and cpu["n"] == 2, "the reference's CPU ratio is 1")
+    check(all(0.8 < p["figures"]["load_cpu"]["median"] < 1.25 for p in pts),
+          "CPU ratios of the others are per-repetition ratios near 1")
+    ir = [p["figures"]["load_instructions"]["ratio"] for p in pts]
+    check([round(x, 2) for x in ir] == [1.25] * 3 + [1.0] * 3,
+          "load instructions as a ratio to the reference: %s" % ir)
+    text = open(os.path.join(out, "report.md")).read()
+    check("v1.0.0" in text and "scripts/jsonbench history" in text,
+          "the report has the tags and the command")
+    try:
+        import matplotlib  # noqa: F401
+        check(os.path.getsize(os.path.join(out, "history.png")) > 1000 and
+              os.path.exists(os.path.join(out, "history.svg")), "chart written")
+    except ImportError:
+        print("skip: matplotlib not installed, chart not checked")
+    check(os.path.exists(os.path.join(root, "find", "find.png")) or
+          "matplotlib is not" in open(os.path.join(root, "find", "report.md")).read(),
+          "find draws its measurements")
+    # --no-build: a commit without a cached build is skipped, not built.
+    b = history.Builder.__mro__[1](repo, cache_dir=os.path.join(root, "cache"),
+                                   no_build=True)
+    check(b(shas[5], "v1.0.0") is None and b.skipped == [shas[5]] and not b.failed,
+          "--no-build skips a commit the cache lacks")
+    rc = history.main_history(["--ovs-tree", repo, "--ovs-ref", "v1.0.0", "--out", out,
+                               "--dataset", ds, "--build-dir", BUILD])
+    check(rc == 2, "an existing results folder is refused")
+
+
+def main():
+    test_bisect()
+    with tempfile.TemporaryDirectory() as root:
+        repo, shas = make_repo(root)
+        test_points(repo, shas)
+        test_end_to_end(root, repo, shas)
+    print("real OVS not used: history/find with real builds run by hand "
+          "(docs/history.md)")
+    return check.finish("history and find: ok")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
