@@ -118,13 +118,17 @@ static inline struct json *
 node_alloc(enum json_type type)
 {
     struct json *json;
-    if (read_store_arena()) {
+    if (read_store_arena()
+        && !(OVS_ARENA_HEAP_STRINGS && type == JSON_STRING)) {
         bool root;
         json = arena_alloc(sizeof *json, &root);
         json->store = root ? NODE_ARENA | NODE_ARENA_ROOT : NODE_ARENA;
     } else {
+        /* With OVS_ARENA_HEAP_STRINGS a read parse's string node is an
+         * ordinary heap node: json_clone() shares it by count++. */
         json = xmalloc_as(XALLOC_JSON_NODE, sizeof *json);
-        json->store = read_store_active() ? NODE_READ : 0;
+        json->store = (read_store_active() && !OVS_ARENA_HEAP_STRINGS
+                       ? NODE_READ : 0);
     }
     json->type = type;
     set_storage(json, JSON_STORAGE_DYNAMIC);

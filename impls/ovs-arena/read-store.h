@@ -19,6 +19,13 @@
 #include "arena/arena.h"
 #include "util.h"
 
+/* 1: a read parse's string nodes stay on the heap with ordinary reference
+ * counts, so datums share them (impls/ovs-arena-heapstr); 0: in the
+ * arena, copied when cloned. */
+#ifndef OVS_ARENA_HEAP_STRINGS
+#define OVS_ARENA_HEAP_STRINGS 0
+#endif
+
 /* json->store flag besides arena.h's NODE_ARENA, NODE_ARENA_ROOT and
  * NODE_HEAP_VECTOR: a heap node made by a database read parse (only
  * without the arena). */
