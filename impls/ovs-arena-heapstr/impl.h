@@ -3,8 +3,8 @@
  * tree (nodes of other types, array vectors, object maps, member names)
  * is in the arena that goes with the root.  A datum's string atom is then
  * the tree's own node, shared by json_clone()'s count++ as in ovs, and
- * nothing is copied.  Sources: impls/ovs-arena/'s with
- * OVS_ARENA_HEAP_STRINGS 1. */
+ * nothing is copied.  impls/ovs-arena's switches with
+ * ARENA_STRING_NODES 0. */
 #define JSON_IMPL_NAME "ovs-arena-heapstr"
 #define JSON_IMPL_FEATURES \
     "refcount,serialized,inline-strings,inline-arrays,arena-read-path," \
@@ -13,5 +13,7 @@
 #define JSON_IMPL_SERIALIZED 1
 #define JSON_IMPL_INLINE_STRINGS 1
 #define JSON_IMPL_INLINE_ARRAYS 1
-#define OVS_ARENA_USE_ARENA 1
-#define OVS_ARENA_HEAP_STRINGS 1
+#define JSON_IMPL_NODE_STORE "arena/node-store.h"
+#define JSON_PARSER_STORE 1
+#define ARENA_DATABASE_ONLY 1
+#define ARENA_STRING_NODES 0
