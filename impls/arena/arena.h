@@ -25,6 +25,8 @@ struct arena;
 /* A parser's share: the arena its nodes go to, made on first use. */
 struct parse_store {
     struct arena *arena;
+    bool database;              /* Its parser was created with
+                                 * JSPF_DATABASE (see node-store.h). */
 };
 
 /* The parse store being fed (NULL outside the parser's calls). */
@@ -35,6 +37,20 @@ extern size_t arena_n_chunks;
 /* 'size' bytes (rounded to 8) in the current parse store's arena.  '*root'
  * is set if they are the arena's first allocation. */
 void *arena_alloc(size_t size, bool *root);
+/* 'size' bytes for a block that a node of the current arena points to
+ * (string bytes, a map's buckets and nodes): never the arena's first
+ * allocation, which is its root node's. */
+static inline void *
+arena_alloc_block(size_t size)
+{
+    bool root;
+    void *p = arena_alloc(size, &root);
+    if (root) {
+        ovs_fatal(0, "arena: a tree's first block is not its root node");
+    }
+    return p;
+}
+
 /* Resizes 'p' (of 'old' bytes, in the current arena) to 'new': in place if
  * it is the last allocation, else a copy (the old bytes stay till the
  * end). */

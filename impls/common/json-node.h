@@ -28,6 +28,14 @@
  *   JSON_IMPL_HOOKS           optional: a header (in the impl folder) that
  *                             defines hook_string_created() and
  *                             hook_serialized() instead of the no-ops below
+ *   JSON_IMPL_NODE_STORE      optional: a header that decides where nodes
+ *                             and their blocks live instead of the heap,
+ *                             with a parse store for the parser's
+ *                             JSON_PARSER_STORE (impls/arena/node-store.h:
+ *                             a parser's arena, for the ovs-arena family);
+ *                             the node keeps its 'store' flags in a byte
+ *                             after 'storage_type', which shrinks to one
+ *                             byte (needs inline strings or arrays)
  *
  * Feature switches are tested with plain 'if' in the primitives: the
  * compiler folds them, and both branches stay compiled and type-checked. */
@@ -53,6 +61,12 @@
 #define ARRAY_INLINE_MAX (JSON_IMPL_INLINE_ARRAYS ? ARRAY_INLINE_LEN : 0)
 
 #define HAS_STORAGE_TYPE (JSON_IMPL_INLINE_STRINGS || JSON_IMPL_INLINE_ARRAYS)
+
+#ifdef JSON_IMPL_NODE_STORE
+#define HAS_NODE_STORE 1
+#else
+#define HAS_NODE_STORE 0
+#endif
 
 #ifndef JSON_IMPL_INTERNED
 #define JSON_IMPL_INTERNED 0
@@ -87,7 +101,10 @@ struct json {
     uint32_t hash;              /* Interned strings: hash of the bytes. */
 #else
     enum json_type type;
-#if HAS_STORAGE_TYPE
+#if HAS_NODE_STORE
+    uint8_t storage_type;       /* enum json_storage_type, and */
+    uint8_t store;              /* the node store's flags, in the hole. */
+#elif HAS_STORAGE_TYPE
     enum json_storage_type storage_type;    /* In the hole after 'type'. */
 #endif
 #endif
@@ -111,6 +128,12 @@ _Static_assert(sizeof(struct json) == (JSON_IMPL_REFCOUNT ? 40 : 32),
                "node size is part of what is measured");
 _Static_assert(!JSON_IMPL_INTERNED || (JSON_IMPL_REFCOUNT && HAS_STORAGE_TYPE),
                "the interned layout is refcounted with a storage type");
+_Static_assert(!HAS_NODE_STORE || (HAS_STORAGE_TYPE && !JSON_IMPL_INTERNED),
+               "a node store takes the byte after the storage type");
+
+#if HAS_NODE_STORE
+#include JSON_IMPL_NODE_STORE
+#endif
 
 /* What json_impl_info() reports as the node size. */
 #define JSON_NODE_SIZE sizeof(struct json)
@@ -210,7 +233,11 @@ ref_count(const struct json *json)
 static inline struct json *
 node_alloc(enum json_type type)
 {
+#if HAS_NODE_STORE
+    struct json *json = node_store_alloc(type, sizeof *json);
+#else
     struct json *json = xmalloc_as(XALLOC_JSON_NODE, sizeof *json);
+#endif
     json->type = type;
     set_storage(json, JSON_STORAGE_DYNAMIC);
     ref_init(json);
@@ -220,15 +247,59 @@ node_alloc(enum json_type type)
 static inline void
 node_free(struct json *json)
 {
+#if HAS_NODE_STORE
+    node_store_free(json);
+#else
     xfree(json);
+#endif
 }
 
-/* True if json_clone() cannot share 'json' by count++ (never here). */
+/* True if json_clone() cannot share 'json' by count++ (on the heap:
+ * never). */
 static inline bool
 node_pinned(const struct json *json)
 {
+#if HAS_NODE_STORE
+    return node_store_pinned(json);
+#else
     (void) json;
     return false;
+#endif
+}
+
+/* True if the blocks the node points to (string bytes, object map) are
+ * its store's, not the heap's. */
+static inline bool
+node_owns_blocks(const struct json *json)
+{
+#if HAS_NODE_STORE
+    return node_store_owned(json);
+#else
+    (void) json;
+    return false;
+#endif
+}
+
+/* A block of 'size' bytes for node 'json' (category 'c' on the heap). */
+static inline void *
+node_block_alloc(const struct json *json, enum xalloc_category c,
+                 size_t size)
+{
+#if HAS_NODE_STORE
+    if (node_store_owned(json)) {
+        return arena_alloc_block(size);
+    }
+#endif
+    (void) json;
+    return xmalloc_as(c, size);
+}
+
+static inline void
+node_block_free(const struct json *json, void *p)
+{
+    if (!node_owns_blocks(json)) {
+        xfree(p);
+    }
 }
 
 /* Objects: the node points to its map. */
@@ -242,16 +313,17 @@ object_of(const struct json *json)
 static inline void
 object_init(struct json *json)
 {
-    json->object = xmalloc_as(XALLOC_OBJECT, sizeof *json->object);
+    json->object = node_block_alloc(json, XALLOC_OBJECT,
+                                    sizeof *json->object);
     shash_init(json->object);
 }
 
-/* Frees the map of an object node (not the members' values). */
+/* Frees the map of object node 'json' (not the members' values). */
 static inline void
-object_free(struct shash *object)
+object_free(struct json *json)
 {
-    shash_destroy(object);
-    xfree(object);
+    shash_destroy(json->object);
+    node_block_free(json, json->object);
 }
 
 /* Strings. */
@@ -270,6 +342,10 @@ string_set_copy(struct json *json, const char *s, size_t len)
         memcpy(json->string_inline, s, len);
         json->string_inline[len] = '\0';
         set_storage(json, JSON_STORAGE_INLINE);
+    } else if (node_owns_blocks(json)) {
+        json->string = node_block_alloc(json, XALLOC_STRING, len + 1);
+        memcpy(json->string, s, len);
+        json->string[len] = '\0';
     } else {
         json->string = xmemdup0_as(XALLOC_STRING, s, len);
     }
@@ -280,9 +356,9 @@ string_set_copy(struct json *json, const char *s, size_t len)
 static inline void
 string_set_nocopy(struct json *json, char *s)
 {
-    if (JSON_IMPL_INLINE_STRINGS) {
+    if (JSON_IMPL_INLINE_STRINGS || HAS_NODE_STORE) {
         size_t len = strlen(s);
-        if (string_fits_inline(len)) {
+        if (string_fits_inline(len) || node_owns_blocks(json)) {
             string_set_copy(json, s, len);
             xfree(s);
             return;
@@ -305,7 +381,7 @@ static inline void
 string_free(struct json *json)
 {
     if (storage_of(json) == JSON_STORAGE_DYNAMIC) {
-        xfree(json->string);
+        node_block_free(json, json->string);
     }
 }
 
@@ -433,17 +509,29 @@ array_push(struct json *json, struct json *element)
             set_storage(json, JSON_STORAGE_INLINE_1 + n);
             return;
         }
-        /* The fourth element moves the array to the heap. */
+        /* The fourth element moves the array to a vector. */
+#if HAS_NODE_STORE
+        struct json **elems = vector_store_realloc(json, NULL, 0,
+                                                   2 * ARRAY_INLINE_LEN);
+#else
         struct json **elems = xmalloc_as(XALLOC_ARRAY, 2 * ARRAY_INLINE_LEN
                                                        * sizeof *elems);
+#endif
         memcpy(elems, json->elems_inline, n * sizeof *elems);
         array_set_vector(json, elems, n, 2 * ARRAY_INLINE_LEN);
     }
     struct json_array *a = &json->array;
     if (a->n >= a->n_allocated) {
+#if HAS_NODE_STORE
+        size_t old_n = a->n_allocated;
+        a->n_allocated = old_n ? 2 * old_n : 1;
+        a->elems = vector_store_realloc(json, a->elems, old_n,
+                                        a->n_allocated);
+#else
         a->n_allocated = a->n_allocated ? 2 * a->n_allocated : 1;
         a->elems = xrealloc_as(XALLOC_ARRAY, a->elems,
                                a->n_allocated * sizeof *a->elems);
+#endif
     }
     a->elems[a->n++] = element;
 }
@@ -453,7 +541,11 @@ array_push(struct json *json, struct json *element)
 static inline struct json *
 node_detach(struct json *json)
 {
+#if HAS_NODE_STORE
+    return node_store_detach(json);
+#else
     return json;
+#endif
 }
 
 /* Removes and returns the last of 'n' (> 0) elements. */
@@ -473,6 +565,18 @@ array_remove_last(struct json *json, size_t n)
     return last;
 }
 
+/* Frees the vector 'elems' of array 'json' (not the elements). */
+static inline void
+vector_free(struct json *json, struct json **elems)
+{
+#if HAS_NODE_STORE
+    vector_store_free(json, elems);
+#else
+    (void) json;
+    xfree(elems);
+#endif
+}
+
 /* Gives back a vector's unused capacity, or moves a small one into the
  * node. */
 static inline void
@@ -485,10 +589,14 @@ array_trim(struct json *json)
     if (array_fits_inline(a->n)) {
         struct json **elems = a->elems;
         array_set_inline(json, elems, a->n);
-        xfree(elems);
+        vector_free(json, elems);
         return;
     }
     if (a->n < a->n_allocated) {
+#if HAS_NODE_STORE
+        a->elems = vector_store_shrink(json, a->elems, a->n_allocated, a->n);
+        a->n_allocated = a->n;
+#else
         a->n_allocated = a->n;
         if (a->n) {
             a->elems = xrealloc(a->elems, a->n * sizeof *a->elems);
@@ -496,6 +604,7 @@ array_trim(struct json *json)
             xfree(a->elems);
             a->elems = NULL;
         }
+#endif
     }
 }
 
@@ -511,7 +620,7 @@ static inline void
 array_free(struct json *json)
 {
     if (!array_is_inline(json)) {
-        xfree(json->array.elems);
+        vector_free(json, json->array.elems);
     }
 }
 

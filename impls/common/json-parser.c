@@ -23,8 +23,11 @@
  *                                (see "Pending strings")
  *   JSON_PARSER_STORE            the layout's <json-node.h> has a parse
  *                                store (struct parse_store and
- *                                parse_store_init/enter/leave()): each call
- *                                into the parser runs inside it
+ *                                parse_store_init/enter/leave()): each
+ *                                json_parser_feed() runs inside it, and
+ *                                (without JSON_PARSER_MEMBER_SLOT) member
+ *                                names are made where the object's map
+ *                                keeps its names (<shash-store.h>)
  *
  * With all of them 0 (the 'ovs' impl and the other feature combinations) the
  * parser is the one OVS's costs are measured with: every byte of a token
@@ -66,6 +69,9 @@
 #endif
 #if JSON_PARSER_MEMBER_SLOT || JSON_PARSER_PENDING_STRINGS
 #include "json-parse-hooks.h"
+#endif
+#if JSON_PARSER_STORE && !JSON_PARSER_MEMBER_SLOT
+#include <shash-store.h>        /* The including impl's, else common/'s. */
 #endif
 
 #define JSON_MAX_HEIGHT 1000
@@ -153,6 +159,31 @@ static void parser_error(struct json_parser *, const char *format, ...)
     OVS_PRINTF_FORMAT(2, 3);
 static void parser_token(struct json_parser *, struct token *);
 static void pending_flush(struct json_parser *);
+
+#if !JSON_PARSER_MEMBER_SLOT
+/* A member name awaiting its value: a block that the object's map takes
+ * (json_object_put_nocopy()), so with a parse store it is made where the
+ * map keeps its names. */
+static inline char *
+member_name_new(const char *name, size_t len)
+{
+#if JSON_PARSER_STORE
+    return shash_store_memdup0(XALLOC_OBJECT, name, len);
+#else
+    return xmemdup0_as(XALLOC_OBJECT, name, len);
+#endif
+}
+
+static inline void
+member_name_free(char *name)
+{
+#if JSON_PARSER_STORE
+    shash_store_free(name);
+#else
+    xfree(name);
+#endif
+}
+#endif
 #if JSON_PARSER_MEMBER_SLOT
 static void **member_slot(struct json_parser *, struct json *object);
 #endif
@@ -167,7 +198,7 @@ json_parser_create(int flags)
     ds_init(&p->member);
 #endif
 #if JSON_PARSER_STORE
-    parse_store_init(&p->store);
+    parse_store_init(&p->store, flags);
 #endif
     return p;
 }
@@ -526,7 +557,8 @@ json_parser_is_done(const struct json_parser *p)
 struct json *
 json_parser_finish(struct json_parser *p)
 {
-    struct parse_store *prev = store_enter(p);
+    /* Outside the parse store: the error string below is no part of the
+     * tree (the feed of a space below enters the store itself). */
     struct json *json;
 
     if (!p->error) {
@@ -562,7 +594,6 @@ json_parser_finish(struct json_parser *p)
         p->error = NULL;
     }
     json_parser_abort(p);
-    store_leave(prev);
     return json;
 }
 
@@ -577,15 +608,15 @@ json_parser_abort(struct json_parser *p)
             xfree(p->pending[i].standin);
         }
 #endif
+#if JSON_PARSER_MEMBER_SLOT
+        ds_destroy(&p->member);
+#else
+        member_name_free(p->member_name);   /* Maybe in the root's store. */
+#endif
         if (p->height) {
             json_destroy(p->stack[0]);
         }
         xfree(p->stack);
-#if JSON_PARSER_MEMBER_SLOT
-        ds_destroy(&p->member);
-#else
-        xfree(p->member_name);
-#endif
         xfree(p->error);
         xfree(p);
     }
@@ -823,8 +854,7 @@ parser_token(struct json_parser *p, struct token *token)
             ds_clear(&p->member);
             ds_put_buffer(&p->member, token->text, token->len);
 #else
-            p->member_name = xmemdup0_as(XALLOC_OBJECT, token->text,
-                                         token->len);
+            p->member_name = member_name_new(token->text, token->len);
 #endif
             p->parse_state = PARSE_OBJECT_COLON;
         } else {

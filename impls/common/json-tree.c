@@ -333,7 +333,7 @@ json_destroy__(struct json *json)
                 json_destroy(node->data);
             }
         }
-        object_free(object);
+        object_free(json);
         break;
     }
     case JSON_ARRAY: {

@@ -33,4 +33,12 @@ shash_store_free(void *p)
     xfree(p);
 }
 
+/* A copy of the 'len' bytes of 'name' for a node that points to its name
+ * (SHASH_NAME_IN_NODE 0). */
+static inline char *
+shash_store_memdup0(enum xalloc_category c, const char *name, size_t len)
+{
+    return xmemdup0_as(c, name, len);
+}
+
 #endif /* JSONBENCH_SHASH_STORE_H */

@@ -40,11 +40,24 @@ free_buckets(struct shash *sh)
     }
 }
 
+/* Frees a name block the map was given: with SHASH_NAME_IN_NODE a
+ * caller's heap copy it does not keep, else a node's name, made where
+ * the store keeps names (a parser's member names may be in its arena). */
+static void
+free_name(char *name)
+{
+    if (SHASH_NAME_IN_NODE) {
+        xfree(name);
+    } else {
+        shash_store_free(name);
+    }
+}
+
 static void
 free_node(struct shash_node *node)
 {
     if (!SHASH_NAME_IN_NODE) {
-        xfree(node->name);
+        free_name(node->name);
     }
     shash_store_free(node);
 }
@@ -250,8 +263,11 @@ shash_replace_as(struct shash *sh, const char *name, const void *data,
     uint32_t hash = hash_bytes(name, len, 0);
     struct shash_node *node = find__(sh, name, len, hash);
     if (!node) {
-        add_node(sh, SHASH_NAME_IN_NODE ? name : xmemdup0_as(c, name, len),
-                 len, hash, data, c);
+#if SHASH_NAME_IN_NODE
+        add_node(sh, name, len, hash, data, c);
+#else
+        add_node(sh, shash_store_memdup0(c, name, len), len, hash, data, c);
+#endif
         return NULL;
     }
     void *old = node->data;
@@ -279,7 +295,7 @@ shash_replace_nocopy_as(struct shash *sh, char *name, const void *data,
         }
         return NULL;
     }
-    xfree(name);
+    free_name(name);
     void *old = node->data;
     node->data = CONST_CAST(void *, data);
     return old;

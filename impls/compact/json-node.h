@@ -207,9 +207,9 @@ object_init(struct json *json)
 }
 
 static inline void
-object_free(struct shash *object)
+object_free(struct json *json)
 {
-    shash_destroy(object);
+    shash_destroy(&json->object);
 }
 
 /* Strings: n_inline is 1 if the node is interned. */

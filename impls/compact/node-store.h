@@ -13,7 +13,10 @@ struct parse_store {
     int unused;
 };
 
-static inline void parse_store_init(struct parse_store *ps OVS_UNUSED) { }
+static inline void
+parse_store_init(struct parse_store *ps OVS_UNUSED, int flags OVS_UNUSED)
+{
+}
 
 /* Around each call into a parser: what it allocates goes to 'ps'. */
 static inline struct parse_store *

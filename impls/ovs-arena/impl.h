@@ -4,7 +4,9 @@
  * heap string bytes, array vectors, object maps, member names.
  * json_clone() of an arena node copies it onto the heap, so a string atom
  * that a datum keeps is a fresh heap node and no arena outlives its record.
- * Every other parse is ovs's.  See impls/ovs-arena/README.md. */
+ * Every other parse is ovs's.  The common sources with impls/arena's node
+ * and map stores (ARENA_* switches: impls/arena/node-store.h); see
+ * impls/ovs-arena/README.md. */
 #define JSON_IMPL_NAME "ovs-arena"
 #define JSON_IMPL_FEATURES \
     "refcount,serialized,inline-strings,inline-arrays,arena-read-path"
@@ -12,6 +14,7 @@
 #define JSON_IMPL_SERIALIZED 1
 #define JSON_IMPL_INLINE_STRINGS 1
 #define JSON_IMPL_INLINE_ARRAYS 1
-/* 1: database read parses go to an arena; 0: to the heap, marked, so that
- * json_clone() copies their strings (impls/ovs-copytrim). */
-#define OVS_ARENA_USE_ARENA 1
+#define JSON_IMPL_NODE_STORE "arena/node-store.h"
+#define JSON_PARSER_STORE 1
+#define ARENA_DATABASE_ONLY 1
+#define ARENA_STRING_NODES 1

@@ -4,8 +4,8 @@
  * a string node copies it, so the string atoms that datums keep are fresh
  * nodes allocated after the record's tree, not the tree's own.  Feature
  * "trim-after-read" makes the harness call malloc_trim(0) once the initial
- * read is done (harness/workload.c).  Sources: impls/ovs-arena/'s with
- * OVS_ARENA_USE_ARENA 0. */
+ * read is done (harness/workloads/workload.c).  impls/ovs-arena's
+ * switches with ARENA_USE 0. */
 #define JSON_IMPL_NAME "ovs-copytrim"
 #define JSON_IMPL_FEATURES \
     "refcount,serialized,inline-strings,inline-arrays,copy-read-strings," \
@@ -14,4 +14,7 @@
 #define JSON_IMPL_SERIALIZED 1
 #define JSON_IMPL_INLINE_STRINGS 1
 #define JSON_IMPL_INLINE_ARRAYS 1
-#define OVS_ARENA_USE_ARENA 0
+#define JSON_IMPL_NODE_STORE "arena/node-store.h"
+#define JSON_PARSER_STORE 1
+#define ARENA_DATABASE_ONLY 1
+#define ARENA_USE 0
