@@ -248,6 +248,9 @@ class DeterministicBackend:
 
       native      the process as it is: its google-benchmark results
                   (allocation calls and bytes per phase, heap after load)
+      micro       the same, a micro-benchmark executable of the suite's:
+                  written as micro/<impl>.json (context.impl set), the
+                  index entry's source "micro" (the report's section)
       cpu         the same, each run's summed cpu_time (timing samples)
       cachegrind  valgrind: total instructions (Ir)
       dhat        valgrind: malloc calls and peak heap bytes
@@ -287,7 +290,7 @@ class DeterministicBackend:
             tail = [ln for ln in (r.stderr or r.stdout).splitlines() if ln.strip()]
             raise RuntimeError("%s exited %d: %s" % (os.path.basename(job.opts[0]),
                                                      r.returncode, tail[-1] if tail else "?"))
-        if job.mode == "native":
+        if job.mode in ("native", "micro"):
             return gbench.read(res)
         if job.mode == "cpu":
             return sum(b["cpu_time"] for b in gbench.iterations(gbench.read(res))
@@ -308,6 +311,16 @@ class DeterministicBackend:
 
     def finish(self, job, results, tmp):
         runs = [x for r in results for x in r]
+        if job.mode == "micro":
+            doc = runs[0]
+            doc.setdefault("context", {})["impl"] = job.impl
+            rel = os.path.join("micro", job.impl + ".json")
+            os.makedirs(os.path.join(self.out_dir, "micro"), exist_ok=True)
+            gbench.write_atomic(os.path.join(self.out_dir, rel), doc)
+            e = {"file": rel, "impl": job.impl, "workload": job.workload,
+                 "variant": job.variant, "dataset": job.ds["label"], "source": "micro"}
+            e.update(job.meta)
+            return [(job, e)]
         doc = runs[0] if job.mode == "native" else {"samples": runs} if job.mode == "cpu" \
             else {"figures": runs[0]}
         rel = os.path.join("runs", job.name + ".json")

@@ -57,7 +57,7 @@ class Estimate:
 
 
 def _who(job):
-    return job.impl if job.side == "model" else "real " + job.impl
+    return "real " + job.impl if job.side == "real" else job.impl
 
 
 def execute(steps, backends, out_dir, state=None, entries=None, failures=None,

@@ -21,15 +21,14 @@ import argparse
 import datetime
 import os
 import shlex
-import subprocess
 import sys
 import time
 
-from . import ROOT, build, datasets as D, gbench, resultsdir, shards, suite_order
-from .backends import ModelBackend, RealBackend
+from . import ROOT, build, datasets as D, resultsdir, shards, suite_order
+from .backends import DeterministicBackend, ModelBackend, RealBackend
 from .env import collect_env, git_short_commit, warn_timing_hazards
 from .execute import execute
-from .jobs import Job
+from .jobs import Job, Step
 from .util import fmt_dur, log, sha256_of
 
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
@@ -161,35 +160,28 @@ def job_cmd(args, job, results_path, output_path):
                              args.seed, results_path, output_path)
 
 
-def run_micro(args, impls, out_dir):
-    entries = []
-    os.makedirs(os.path.join(out_dir, "micro"), exist_ok=True)
+def micro_jobs(args, impls):
+    """One job per impl (side "det", mode "micro": DeterministicBackend
+    writes micro/<impl>.json and its index entry): the impl's
+    micro-benchmark executable, 3 repetitions in one process.  An impl
+    without one is skipped with a message."""
     try:
         exes = build.impls(args.build_dir, "micro")
     except build.BuildError as exc:
         log("suite: %s: micro-benchmarks skipped" % exc)
-        return entries
+        return []
+    jobs = []
     for impl in impls:
         exe = exes.get(impl, build.exe_path(args.build_dir, impl, "micro"))
         if not os.access(exe, os.X_OK):
             log("suite: no %s, micro-benchmarks skipped for %s" % (os.path.relpath(exe, ROOT), impl))
             continue
-        path = os.path.join(out_dir, "micro", impl + ".json")
-        log("suite: micro-benchmarks %s" % impl)
-        r = subprocess.run([exe, "--benchmark_format=json", "--benchmark_out=" + path,
-                            "--benchmark_out_format=json", "--benchmark_repetitions=3",
-                            "--benchmark_min_time=0.05"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if r.returncode != 0:
-            log("suite: micro-benchmarks %s failed: %s" % (impl, r.stderr[-500:]))
-            continue
-        data = gbench.read(path)
-        data.setdefault("context", {})["impl"] = impl
-        gbench.write_atomic(path, data)
-        entries.append({"file": os.path.relpath(path, out_dir), "impl": impl,
-                        "workload": "micro", "variant": "micro", "dataset": "",
-                        "source": "micro", "allocator": args.allocator})
-    return entries
+        cmd = [exe, "--benchmark_format=json", "--benchmark_out=__RESULTS__",
+               "--benchmark_out_format=json", "--benchmark_repetitions=3",
+               "--benchmark_min_time=0.05"]
+        jobs.append(Job(impl, "micro", "micro", {"label": "", "path": ""}, cmd, mode="micro",
+                        meta={"allocator": args.allocator}, side="det", prefix="micro"))
+    return jobs
 
 
 def real_plan(args, jobs):
@@ -407,10 +399,13 @@ def main(argv):
     t_measure = time.time()
     res = execute(steps, backends, out_dir, state, entries, build_failures,
                   args.repetitions, t_start)
+    if "micro" in workloads and not res.interrupted and (mine is None or args.shard == 1):
+        # Not in plan.json: a resumed run drops the micro entries and runs them again.
+        res = execute([Step(j, None, 1, j.name) for j in micro_jobs(args, impls)],
+                      {"det": DeterministicBackend(out_dir)}, out_dir, None, res.entries,
+                      res.failures, 1, t_start)
     index, failures = res.entries, res.failures
     env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
-    if "micro" in workloads and not res.interrupted and (mine is None or args.shard == 1):
-        index += run_micro(args, impls, out_dir)
     if mine is not None:
         env["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
     env["duration_s"] = time.time() - t_start

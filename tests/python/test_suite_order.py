@@ -8,7 +8,8 @@ No real OVS runs: the end-to-end part runs the model's harness on a tiny
 NB database and a stand-in real build whose workloads return made-up rows
 (the real runner's own document and index code still runs), recording
 the order in which processes ran.  One stand-in repetition fails, to show
-a failed real job is a failure entry and the rest goes on.
+a failed real job is a failure entry and the rest goes on.  The micro
+step (--workloads ...,micro) runs stand-in executables as det jobs.
 
 usage: test_suite_order.py BUILD_ROOT OVSDB_GEN SOURCE_ROOT"""
 
@@ -246,6 +247,46 @@ def test_end_to_end(tmp):
           "compare names each side's order:\n%s" % text[:800])
 
 
+def test_micro(tmp):
+    """--workloads ...,micro: one det job per impl through the execute
+    loop; micro/<impl>.json with context.impl and the report's index entry,
+    a failing executable a failure entry, a missing one skipped."""
+    bench = os.path.join(tmp, "micro-build")
+    os.makedirs(bench)
+    exes = {}
+    for impl, body in (("good", 'echo \'{"context": {}, "benchmarks": [{"name": "parse", '
+                                '"run_type": "iteration", "real_time": 5, "cpu_time": 5, '
+                                '"time_unit": "ns", "iterations": 9}]}\' > "${2#*=}"'),
+                       ("bad", "echo broken >&2; exit 3")):
+        exes[impl] = os.path.join(bench, "jsonbench-micro-" + impl)
+        with open(exes[impl], "w") as f:
+            f.write("#!/bin/sh\n%s\n" % body)
+        os.chmod(exes[impl], 0o755)
+    args = type("Args", (), {"build_dir": bench, "allocator": "glibc"})()
+    saved = suite.build.impls
+    suite.build.impls = lambda build_dir, kind="harness": dict(exes, gone="/nonexistent")
+    try:
+        jobs = suite.micro_jobs(args, ["good", "bad", "gone"])
+    finally:
+        suite.build.impls = saved
+    check([j.impl for j in jobs] == ["good", "bad"], "micro jobs: %s" % jobs)
+    check("--benchmark_out=__RESULTS__" in jobs[0].opts, "micro cmd: %s" % jobs[0].opts)
+    out = os.path.join(tmp, "micro-out")
+    res = suite.execute([suite.Step(j, None, 1, j.name) for j in jobs],
+                        {"det": backends.DeterministicBackend(out)}, out, None, [], [], 1,
+                        say=lambda m: None)
+    check(res.entries == [{"file": "micro/good.json", "impl": "good", "workload": "micro",
+                           "variant": "micro", "dataset": "", "source": "micro",
+                           "allocator": "glibc"}], "micro entries: %s" % res.entries)
+    check([f["job"] for f in res.failures] == [jobs[1].name] and
+          "exited 3: broken" in res.failures[0]["error"], "micro failures: %s" % res.failures)
+    doc = read(os.path.join(out, "micro", "good.json"))
+    check(doc["context"].get("impl") == "good" and doc["benchmarks"][0]["name"] == "parse",
+          "micro/good.json: %s" % doc)
+    check(read(os.path.join(out, "index.json"))["entries"] == res.entries,
+          "index.json holds the micro entries")
+
+
 def main():
     test_plan()
     with tempfile.TemporaryDirectory(prefix="suite-order-test-") as tmp:
@@ -253,6 +294,7 @@ def main():
         os.environ["TMPDIR"] = tmp
         tempfile.tempdir = None
         test_end_to_end(tmp)
+        test_micro(tmp)
     return check.finish("ok: suite order (interleaved / grouped) planned, run and recorded")
 
 
