@@ -702,18 +702,30 @@ def build_incremental(tree, ref, worktree, cache_dir=None, jobs=2, label=None,
             ensure_build_tools(worktree)
             env = ccache_env() if ccache else None
             flags = list(CONFIGURE_TRIES[0])
-            ok = True
-            if not os.path.exists(os.path.join(worktree, "Makefile")):
-                ok = (_run_logged(["./boot.sh"], worktree, log, progress=progress) == 0
-                      and _run_logged(["./configure"] + flags, worktree, log, env,
-                                      progress) == 0)
-            ok = ok and all(_run_logged(step, worktree, log, env, progress) == 0
-                            for step in _make_steps(os.path.join(root, "src"),
-                                                    "programs", jobs))
+
+            def make():
+                ok = True
+                if not os.path.exists(os.path.join(worktree, "Makefile")):
+                    ok = (_run_logged(["./boot.sh"], worktree, log, progress=progress) == 0
+                          and _run_logged(["./configure"] + flags, worktree, log, env,
+                                          progress) == 0)
+                return ok and all(_run_logged(step, worktree, log, env, progress) == 0
+                                  for step in _make_steps(os.path.join(root, "src"),
+                                                          "programs", jobs))
+            ok = make()
+            make_kind = "incremental"
+            if not ok and before and before != commit:
+                # A generated file left by another commit (e.g. an IDL
+                # source from a newer generator) can break the build
+                # although the commit builds: once more from a clean tree.
+                log.write("# incremental build failed: again from a clean tree\n")
+                _git(worktree, "clean", "-q", "-f", "-d", "-x")
+                ok = make()
+                make_kind = "clean after a failed incremental build"
         meta = {"key": key, "label": label, "commit": commit,
                 "source": "%s@%s" % (tree, commit), "ok": ok,
                 "configure_flags": flags, "compiler": _compiler(),
-                "make": "incremental", "worktree": worktree,
+                "make": make_kind, "worktree": worktree,
                 "built_after": before, "ccache": bool(env),
                 "build_seconds": round(time.time() - start, 1),
                 "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
