@@ -15,12 +15,16 @@ SBATCH_TIMELIMIT, ...); SBATCH_WAIT=1 makes the submission wait for the
 merge.
 
 GNU parallel: one shard at a time per host (--sshlogin 1/HOST), run in
-the repository's path on each host (the same path everywhere), each
-shard's folder returned as files (--return); the merge runs here."""
+the repository's path on each host (the same path everywhere: nothing is
+copied there), each shard's folder returned as files (--return, rsync
+over ssh), also when the shard failed; the merge runs here.  Each host is
+probed first (ssh without a password, the checkout, rsync); one that
+fails is left out with the reason and its shards go to the others."""
 
 import argparse
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -190,18 +194,96 @@ def slurm(argv):
 
 # ------------------------------------------------------------------ parallel
 
+# Why a host cannot run a shard, by the exit status of HOST_PROBE.
+HOST_PROBE = ("cd {root} || exit 3; test -x scripts/jsonbench || exit 4; "
+              "command -v rsync >/dev/null || exit 5")
+HOST_WHY = {3: "no folder {root} there (the repository must be at the same path on "
+               "every host)",
+            4: "{root} there holds no scripts/jsonbench",
+            5: "no rsync there (GNU parallel returns the shard folders with it)"}
+
+
+def ssh_argv(host):
+    """How GNU parallel reaches HOST: an sshlogin with a space is its own
+    ssh command ('ssh -p 2222 host'); otherwise $PARALLEL_SSH (or ssh) HOST."""
+    if " " in host.strip():
+        return shlex.split(host)
+    argv = shlex.split(os.environ.get("PARALLEL_SSH") or "ssh")
+    if os.path.basename(argv[0]) == "ssh":
+        argv += ["-o", "BatchMode=yes", "-o", "ConnectTimeout=20"]
+    return argv + [host]
+
+
+def check_hosts(hosts, timeout=60):
+    """{host: why it cannot run a shard} for the hosts that cannot: ssh
+    fails (no password is asked), no checkout at this path, no rsync.  All
+    probed at once; ':' (this machine) is not probed."""
+    probe = HOST_PROBE.format(root=shlex.quote(ROOT))
+    procs = {}
+    for h in hosts:
+        if h == ":":
+            continue
+        try:
+            procs[h] = subprocess.Popen(ssh_argv(h) + [probe], stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        text=True)
+        except OSError as exc:
+            procs[h] = exc
+    bad = {}
+    for h, p in procs.items():
+        if isinstance(p, OSError):
+            bad[h] = "cannot run %s: %s" % (ssh_argv(h)[0], p.strerror)
+            continue
+        try:
+            err = p.communicate(timeout=timeout)[1]
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            bad[h] = "no answer in %d s" % timeout
+            continue
+        if p.returncode in HOST_WHY:
+            bad[h] = HOST_WHY[p.returncode].format(root=ROOT)
+        elif p.returncode:
+            lines = [x for x in err.strip().splitlines() if x.strip()]
+            bad[h] = "ssh exited %d: %s" % (p.returncode, lines[-1] if lines else "no message")
+    return bad
+
+
 def parallel_command(hosts, study, command, argv, n):
     """GNU parallel's command line: one shard per host at a time, run in
-    the repository's path there, the shard's folder returned as files."""
+    the repository's path there, the shard's folder returned as files,
+    each shard's host, times and exit status in STUDY/parallel/joblog."""
     rel = os.path.relpath(study, ROOT)
     out = rel if not rel.startswith("..") else study
     logins = ",".join(h if h == ":" else "1/" + h for h in hosts)
     return ["parallel", "--sshlogin", logins, "--workdir", ROOT, "--halt", "never",
             "--line-buffer", "--tagstring", "shard-{}",
+            "--joblog", os.path.join(study, "parallel", "joblog"),
             "--return", os.path.join(out, "shard-{}"),
             shard_command(command, argv, n, "{}", os.path.join(out, "shard-{}"),
                           build_dir="build-node-$(hostname -s)"),
             ":::"] + [str(k) for k in range(1, n + 1)]
+
+
+def joblog_summary(path):
+    """One line per shard from GNU parallel's joblog: its host, run time
+    and exit status (255: ssh itself failed, nothing came back)."""
+    try:
+        with open(path) as f:
+            rows = [line.rstrip("\n").split("\t") for line in f][1:]
+    except OSError as exc:
+        return ["no joblog (%s)" % exc.strerror]
+    out = []
+    for r in sorted(rows, key=lambda r: int(r[0]) if r[0].isdigit() else 0):
+        if len(r) < 8:
+            continue
+        seq, host, runtime, status, sig = r[0], r[1], float(r[3]), int(r[6]), int(r[7])
+        what = ("exit 0" if status == 0 and sig == 0 else
+                "killed by signal %d" % sig if sig else
+                "exit 255: ssh to %s failed, its folder may not have come back" % host
+                if status == 255 else "exit %d" % status)
+        out.append("shard %s on %s: %.0f s, %s" % (seq, host, runtime, what))
+    return out
 
 
 def parallel(argv):
@@ -209,16 +291,34 @@ def parallel(argv):
         argv, "scripts/jsonbench parallel", EXAMPLES_PARALLEL,
         "Run a study's shards on ssh-able hosts with GNU parallel (one shard per host at a "
         "time, results returned as files), then merge them here (docs/shards.md).", hosts=True)
-    cmd = parallel_command([h for h in args.hosts.split(",") if h], study, args.command,
-                           args.args, args.shards)
+    hosts = [h for h in args.hosts.split(",") if h]
+    if not hosts:
+        sys.exit("parallel: no host given")
     if args.dry_run:
-        print(shlex.join(cmd))
+        print(shlex.join(parallel_command(hosts, study, args.command, args.args,
+                                          args.shards)))
         print("(then) " + merge_command(study, args.shards))
         return 0
-    os.makedirs(study, exist_ok=True)
+    need = ["parallel"] + (["rsync"] if any(h != ":" for h in hosts) else [])
+    missing = [p for p in need if not shutil.which(p)]
+    if missing:
+        sys.exit("parallel: %s not installed here (scripts/deps.sh installs it)"
+                 % " and ".join(missing))
+    bad = check_hosts(hosts)
+    for h in hosts:
+        if h in bad:
+            log("parallel: host %s left out: %s" % (h, bad[h]))
+    hosts = [h for h in hosts if h not in bad]
+    if not hosts:
+        sys.exit("parallel: no host can run a shard; nothing ran")
+    cmd = parallel_command(hosts, study, args.command, args.args, args.shards)
+    os.makedirs(os.path.join(study, "parallel"), exist_ok=True)
     log("parallel: %s" % shlex.join(cmd))
     rc = subprocess.run(cmd, cwd=ROOT).returncode
+    for line in joblog_summary(os.path.join(study, "parallel", "joblog")):
+        log("parallel: " + line)
     log("parallel: shards done (exit %d); merging" % rc)
     from . import merge
-    return merge.main([os.path.join(study, "shard-%d" % k) for k in range(1, args.shards + 1)]
-                      + ["--shards", str(args.shards), "--out", os.path.join(study, "merged")])
+    mrc = merge.main([os.path.join(study, "shard-%d" % k) for k in range(1, args.shards + 1)]
+                     + ["--shards", str(args.shards), "--out", os.path.join(study, "merged")])
+    return mrc or (1 if rc else 0)

@@ -183,7 +183,8 @@ def shard_env(args, units, digest, measure_start, measure_end):
     doc = {"index": args.shard, "count": args.shards, "plan_hash": digest,
            "units": [u.label for u in mine], "measured": [measure_start, measure_end]}
     doc.update(node())
-    for var in ("SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID"):
+    for var in ("SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID",
+                "PARALLEL_SSHLOGIN"):
         if os.environ.get(var):
             doc[var.lower()] = os.environ[var]
     return doc
