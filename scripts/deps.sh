@@ -15,7 +15,7 @@ packages=(
   libbenchmark-dev libjemalloc-dev libssl-dev
   hyperfine valgrind python3 python3-matplotlib python3-scipy
   openvswitch-common ovn-common ovn-central
-  slurmctld slurmd slurm-client munge parallel
+  slurmctld slurmd slurm-client munge parallel rsync openssh-client openssh-server
 )
 case "${1:-}" in
   --fuzz) packages+=(clang libclang-rt-14-dev) ;;
@@ -36,6 +36,13 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
+# openssh-server only brings sshd for the ssh test (tests/shards/test_ssh.py
+# starts its own on a high port): when this installs it, sshd_not_to_be_run
+# keeps the system's ssh service from starting.
+if [[ " ${missing[*]} " == *" openssh-server "* ]]; then
+  $sudo mkdir -p /etc/ssh
+  $sudo touch /etc/ssh/sshd_not_to_be_run
+fi
 # ovn-central only brings the OVN schemas here; policy-rc.d keeps its
 # services from starting where an init system would start them.
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -192,9 +192,54 @@ def test_engines(tmp):
     check(r.returncode == 0 and "--sshlogin 1/hostA,1/hostB" in r.stdout and
           "--return" in r.stdout and "::: 1 2 3" in r.stdout and "merge" in r.stdout,
           "parallel --dry-run: one shard per host, results returned: %s" % r.stdout)
+    check("--joblog" in r.stdout and os.path.join(study, "parallel", "joblog") in r.stdout,
+          "parallel keeps GNU parallel's joblog in the study: %s" % r.stdout)
+    test_parallel_hosts(tmp)
     r = subprocess.run(jb + ["slurm", "--shards", "2", "--out", study, "run", "--shard", "1"],
                        env=env, capture_output=True, text=True)
     check(r.returncode == 2 and "--shard" in r.stderr, "the study may not name --shard")
+
+
+def test_parallel_hosts(tmp):
+    """The parallel engine's host probe and joblog summary, with a fake ssh
+    (the real one: test_ssh.py)."""
+    from jsonbench import engines
+    fake = os.path.join(tmp, "fake-ssh")
+    with open(fake, "w") as f:
+        # Answers as a host would: up, down, without the checkout, without rsync.
+        f.write('#!/bin/sh\nfor a; do h=$a; shift; [ $# -eq 1 ] && break; done\n'
+                'case $h in up) exit 0 ;; nocheckout) exit 3 ;; norsync) exit 5 ;; esac\n'
+                'echo "ssh: connect to host $h port 22: Connection refused" >&2; exit 255\n')
+    os.chmod(fake, 0o755)
+    old = os.environ.get("PARALLEL_SSH")
+    os.environ["PARALLEL_SSH"] = fake
+    try:
+        check(engines.ssh_argv("h1")[0] == fake and engines.ssh_argv("h1")[-1] == "h1" and
+              engines.ssh_argv("ssh -p 2222 h2") == ["ssh", "-p", "2222", "h2"],
+              "ssh_argv: $PARALLEL_SSH HOST, or the sshlogin's own command: %s"
+              % engines.ssh_argv("h1"))
+        bad = engines.check_hosts([":", "up", "down", "nocheckout", "norsync"])
+    finally:
+        if old is None:
+            del os.environ["PARALLEL_SSH"]
+        else:
+            os.environ["PARALLEL_SSH"] = old
+    check(sorted(bad) == ["down", "nocheckout", "norsync"] and
+          "Connection refused" in bad["down"] and "same path" in bad["nocheckout"] and
+          "rsync" in bad["norsync"], "check_hosts: the hosts that cannot run a shard, and "
+          "why: %s" % bad)
+    log = os.path.join(tmp, "joblog")
+    with open(log, "w") as f:
+        f.write("Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n"
+                "2\thostB\t1.0\t  3.2\t0\t0\t255\t0\tx\n"
+                "1\thostA\t1.0\t 40.6\t0\t9\t0\t0\tx\n"
+                "3\thostA\t9.0\t  5.0\t0\t9\t1\t0\tx\n")
+    lines = engines.joblog_summary(log)
+    check(len(lines) == 3 and lines[0] == "shard 1 on hostA: 41 s, exit 0" and
+          "shard 2 on hostB" in lines[1] and "ssh to hostB failed" in lines[1] and
+          lines[2].endswith("exit 1"), "joblog_summary: each shard's host and exit: %s" % lines)
+    check("no joblog" in engines.joblog_summary(os.path.join(tmp, "none"))[0],
+          "joblog_summary without a joblog says so")
 
 
 def main():
