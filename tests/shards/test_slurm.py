@@ -18,7 +18,6 @@ usage: test_slurm.py BUILD_ROOT OVSDB_GEN SOURCE_ROOT"""
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -26,21 +25,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
-from testkit import Checks, generate_tiny_nb  # noqa: E402
+from testkit import Checks  # noqa: E402
+from studykit import TinyStudy, free_port, read, skip, stop_by_pid  # noqa: E402
 
 PROGRAMS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scancel")
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
-
-
-def skip(why):
-    print("SKIP: %s" % why)
-    sys.exit(77)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def slurm_conf(tmp, host):
@@ -144,23 +133,7 @@ class Daemons:
             subprocess.run(["scancel", "--full", "--user", "root"], env=self.env,
                            capture_output=True)
             time.sleep(1)
-        for name, p in reversed(self.procs):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(15)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-
-
-def read(path):
-    with open(path) as f:
-        return json.load(f)
-
-
-def stems(index):
-    return [os.path.splitext(os.path.basename(e["file"]))[0] for e in index["entries"]]
+        stop_by_pid(p for name, p in self.procs)
 
 
 def main():
@@ -177,31 +150,15 @@ def main():
     daemons = Daemons(tmp)
     keep = False
     try:
-        nb, sb = os.path.join(tmp, "nb.ovsdb"), os.path.join(tmp, "sb.ovsdb")
-        generate_tiny_nb(gen, root, nb)
-        subprocess.run([gen, "-q", "--schema", "/usr/share/ovn/ovn-sb.ovsschema",
-                        "--profile", os.path.join(root, "datasets/profiles/sb.profile"),
-                        "--scale", "0.002", "-o", sb], check=True)
-        # Three groups: NB load, SB load, NB txn.
-        study = ["--no-build", "--build-dir", build_root, "--impls", "plain,ovs",
-                 "--workloads", "load,txn", "--repetitions", "1", "--no-mem-breakdown",
-                 "--no-probe", "--dataset", nb, "--dataset", sb]
-        env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
-        jb = [os.path.join(root, "scripts", "jsonbench")]
-
-        def plan(n):
-            r = subprocess.run(jb + ["run"] + study + ["--shards", str(n), "--plan-shards"],
-                               env=env, capture_output=True, text=True, check=True)
-            return json.loads(r.stdout)
-        split, serial = plan(3), plan(1)
-        serial_jobs = sorted(serial["assignment"][0]["jobs"])
-        check(split["plan_hash"] == serial["plan_hash"] and split["units"] == 3,
+        study = TinyStudy(build_root, gen, root, tmp)
+        split, env, jb = study.split, study.env, study.jb
+        check(split["plan_hash"] == study.serial["plan_hash"] and split["units"] == 3,
               "--plan-shards: one plan hash whatever N, 3 groups (%s)" % split)
 
         daemons.start()
         out = os.path.join(tmp, "study")
         t0 = time.time()
-        r = subprocess.run(jb + ["slurm", "--shards", "3", "--out", out, "run"] + study,
+        r = subprocess.run(jb + ["slurm", "--shards", "3", "--out", out, "run"] + study.opts,
                            env=dict(daemons.env, PYTHONPATH=env["PYTHONPATH"], SBATCH_WAIT="1"),
                            capture_output=True, text=True)
         print("slurm study: exit %d in %.0f s" % (r.returncode, time.time() - t0))
@@ -223,36 +180,12 @@ def main():
                   sh.get("plan_hash") == split["plan_hash"] and sh.get("host") and
                   sh.get("cpu_model"), "shard %d's env.json names it: %s" % (k, sh))
             intervals.append((sh.get("measured") or [None, None], k))
-            want = sorted(split["assignment"][k - 1]["jobs"])
-            have = sorted(stems(read(os.path.join(f, "index.json"))))
-            check(have == want, "shard %d holds exactly its groups' jobs: %s, want %s"
-                  % (k, have, want))
         intervals.sort(key=lambda x: x[0][0] or 0)
         check(len(intervals) == 3 and all(a[0][1] and b[0][0] and a[0][1] <= b[0][0]
                                            for a, b in zip(intervals, intervals[1:])),
               "no two shards' measuring intervals overlap: %s" % intervals)
-        jobs_by_unit = {}
-        for part in split["assignment"]:
-            for j in part["jobs"]:
-                jobs_by_unit[j] = part["shard"]
-        where = {}
-        for k, f in enumerate(folders, 1):
-            if os.path.exists(os.path.join(f, "index.json")):
-                for j in stems(read(os.path.join(f, "index.json"))):
-                    where.setdefault(j, []).append(k)
-        for part in split["assignment"]:
-            # Every job of a group in one shard folder: the group's shard.
-            for j in part["jobs"]:
-                check(where.get(j) == [part["shard"]], "%s ran in shard %s only, not %s"
-                      % (j, part["shard"], where.get(j)))
-
         merged = os.path.join(out, "merged")
-        if check(os.path.exists(os.path.join(merged, "index.json")), "the merge job wrote "
-                 "study/merged"):
-            index = read(os.path.join(merged, "index.json"))
-            check(sorted(stems(index)) == serial_jobs and not index["failures"],
-                  "the merged index is the serial plan, each job once: %s vs %s, failures %s"
-                  % (sorted(stems(index)), serial_jobs, index["failures"]))
+        if study.check_results(check, folders, merged) is not None:
             menv = read(os.path.join(merged, "env.json"))
             check(sorted(x["shard"] for x in menv.get("shards", [])) == [1, 2, 3],
                   "merged env.json lists the 3 shards' nodes")

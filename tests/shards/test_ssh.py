@@ -21,10 +21,8 @@ rsync is missing (scripts/deps.sh installs them).
 
 usage: test_ssh.py BUILD_ROOT OVSDB_GEN SOURCE_ROOT"""
 
-import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -32,31 +30,12 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
-from testkit import Checks, generate_tiny_nb  # noqa: E402
+from testkit import Checks  # noqa: E402
+from studykit import TinyStudy, free_port, read, skip, stop_by_pid  # noqa: E402
 
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
 PROGRAMS = ("sshd", "ssh", "ssh-keygen", "parallel", "rsync")
 HOSTS = ("a", "b")
-
-
-def skip(why):
-    print("SKIP: %s" % why)
-    sys.exit(77)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def read(path):
-    with open(path) as f:
-        return json.load(f)
-
-
-def stems(index):
-    return [os.path.splitext(os.path.basename(e["file"]))[0] for e in index["entries"]]
 
 
 def namespaces_work():
@@ -145,14 +124,7 @@ class Sshds:
 
     def stop(self):
         """Stops each sshd we started, by pid (SIGTERM, then SIGKILL)."""
-        for p in self.procs.values():
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+        stop_by_pid(self.procs.values())
         if self.made_privsep:
             try:
                 os.rmdir("/run/sshd")
@@ -179,25 +151,8 @@ def main():
               "test cannot tell a returned shard folder from one written in place")
     sshds = Sshds(tmp, study, isolate)
     try:
-        nb, sb = os.path.join(tmp, "nb.ovsdb"), os.path.join(tmp, "sb.ovsdb")
-        generate_tiny_nb(gen, root, nb)
-        subprocess.run([gen, "-q", "--schema", "/usr/share/ovn/ovn-sb.ovsschema",
-                        "--profile", os.path.join(root, "datasets/profiles/sb.profile"),
-                        "--scale", "0.002", "-o", sb], check=True)
-        # Three groups: NB load, SB load, NB txn.
-        opts = ["--no-build", "--build-dir", build_root, "--impls", "plain,ovs",
-                "--workloads", "load,txn", "--repetitions", "1", "--no-mem-breakdown",
-                "--no-probe", "--dataset", nb, "--dataset", sb]
-        env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
-        jb = [os.path.join(root, "scripts", "jsonbench")]
-
-        def plan(n):
-            r = subprocess.run(jb + ["run"] + opts + ["--shards", str(n), "--plan-shards"],
-                               env=env, capture_output=True, text=True, check=True)
-            return json.loads(r.stdout)
-        split, serial = plan(3), plan(1)
-        serial_jobs = sorted(serial["assignment"][0]["jobs"])
-
+        tiny = TinyStudy(build_root, gen, root, tmp)
+        split, env, jb, opts = tiny.split, tiny.env, tiny.jb, tiny.opts
         sshds.start()
         env["PARALLEL_SSH"] = "ssh -F %s" % sshds.config
         t0 = time.time()
@@ -233,10 +188,6 @@ def main():
                 check(os.path.exists(os.path.join(remote, "index.json")),
                       "shard %d was written on jb-node-%s (%s) and returned here" % (k, h,
                                                                                     remote))
-            want = sorted(split["assignment"][k - 1]["jobs"])
-            have = sorted(stems(read(os.path.join(f, "index.json"))))
-            check(have == want, "shard %d holds exactly its groups' jobs: %s, want %s"
-                  % (k, have, want))
         check(sorted(by_login) == ["jb-a", "jb-b"], "both hosts ran shards: %s" % by_login)
         for login, iv in by_login.items():
             iv.sort()
@@ -248,12 +199,7 @@ def main():
               "GNU parallel's joblog: 3 shards, exit 0: %s" % rows)
 
         merged = os.path.join(study, "merged")
-        if check(os.path.exists(os.path.join(merged, "index.json")), "the merge wrote "
-                 "study/merged"):
-            index = read(os.path.join(merged, "index.json"))
-            check(sorted(stems(index)) == serial_jobs and not index["failures"],
-                  "the merged index is the serial plan, each job once: %s vs %s, failures %s"
-                  % (sorted(stems(index)), serial_jobs, index["failures"]))
+        if tiny.check_results(check, folders, merged) is not None:
             md = os.path.join(merged, "report.md")
             text = open(md).read() if os.path.exists(md) else ""
             check("Environment" in text and "shard 3" in text and
