@@ -38,10 +38,28 @@ PROGRAMS = ("sshd", "ssh", "ssh-keygen", "parallel", "rsync")
 HOSTS = ("a", "b")
 
 
-def namespaces_work():
-    r = subprocess.run(["unshare", "--mount", "--uts", "--propagation", "private", "true"],
-                       capture_output=True)
-    return r.returncode == 0
+NS_START = ('hostname "$1" && mount --bind "$2" "$3" && shift 3 && exec "$@"')
+
+
+def in_namespace(host, view, over, argv):
+    """argv in a mount + UTS namespace of its own: host name HOST, the
+    folder VIEW mounted over OVER."""
+    return ["unshare", "--mount", "--uts", "--propagation", "private", "--", "sh", "-c",
+            NS_START, "sh", host, view, over] + argv
+
+
+def namespaces_work(tmp):
+    """Whether in_namespace() works here (root may still lack the right
+    to unshare or mount, in a container)."""
+    a, b = os.path.join(tmp, "ns-probe-a"), os.path.join(tmp, "ns-probe-b")
+    os.makedirs(a)
+    os.makedirs(b)
+    try:
+        r = subprocess.run(in_namespace("jb-probe", a, b, ["true"]), capture_output=True)
+        return r.returncode == 0
+    finally:
+        os.rmdir(a)
+        os.rmdir(b)
 
 
 class Sshds:
@@ -81,9 +99,7 @@ class Sshds:
             if self.isolate:
                 view = os.path.join(t, "remote-" + h)
                 os.makedirs(view)
-                argv = ["unshare", "--mount", "--uts", "--propagation", "private", "--",
-                        "sh", "-c", 'hostname "$1" && mount --bind "$2" "$3" && shift 3 && '
-                        'exec "$@"', "sh", "jb-node-" + h, view, self.study] + argv
+                argv = in_namespace("jb-node-" + h, view, self.study, argv)
             log = open(os.path.join(t, "sshd-%s.out" % h), "w")
             self.procs[h] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
                                              stdin=subprocess.DEVNULL, start_new_session=True)
@@ -145,7 +161,7 @@ def main():
     os.chmod(tmp, 0o755)
     study = os.path.join(tmp, "study")
     os.makedirs(study)
-    isolate = namespaces_work()
+    isolate = namespaces_work(tmp)
     if not isolate:
         print("note: unshare does not work here: both sshd see this machine's files, so the "
               "test cannot tell a returned shard folder from one written in place")
