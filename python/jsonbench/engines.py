@@ -255,7 +255,7 @@ def parallel_command(hosts, study, command, argv, n):
     each shard's host, times and exit status in STUDY/parallel/joblog."""
     rel = os.path.relpath(study, ROOT)
     out = rel if not rel.startswith("..") else study
-    logins = ",".join(h if h == ":" else "1/" + h for h in hosts)
+    logins = ",".join("1/" + h for h in hosts)     # ':' too: one shard at a time
     return ["parallel", "--sshlogin", logins, "--workdir", ROOT, "--halt", "never",
             "--line-buffer", "--tagstring", "shard-{}",
             "--joblog", os.path.join(study, "parallel", "joblog"),

@@ -192,6 +192,10 @@ def test_engines(tmp):
     check(r.returncode == 0 and "--sshlogin 1/hostA,1/hostB" in r.stdout and
           "--return" in r.stdout and "::: 1 2 3" in r.stdout and "merge" in r.stdout,
           "parallel --dry-run: one shard per host, results returned: %s" % r.stdout)
+    r2 = subprocess.run(jb + ["parallel", "--dry-run", ":,hostA", "--shards", "2", "--out",
+                              study, "run"], env=env, capture_output=True, text=True)
+    check("--sshlogin 1/:,1/hostA" in r2.stdout, "':' (this machine) runs one shard at a "
+          "time too, not one per core: %s" % r2.stdout)
     check("--joblog" in r.stdout and os.path.join(study, "parallel", "joblog") in r.stdout,
           "parallel keeps GNU parallel's joblog in the study: %s" % r.stdout)
     test_parallel_hosts(tmp)
