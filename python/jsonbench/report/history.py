@@ -177,8 +177,9 @@ def history_md(study, out_dir, command, charts):
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for p in study["points"]:
         row = [p["label"], "`%s`" % p["commit"][:10], p["date"][:10]]
-        if "failed" in p or "not_built" in p:
-            row += ["build failed" if "failed" in p else "not built (--no-build)"] + \
+        if "failed" in p or "not_built" in p or "not_measured" in p:
+            row += ["build failed" if "failed" in p else "not built (--no-build)"
+                    if "not_built" in p else "not measured (%s)" % p["not_measured"]] + \
                 [""] * (len(study["figures"]) - 1)
         else:
             row += [_fmt(p.get("figures", {}).get(f), FIGURES[f][4])
@@ -193,8 +194,10 @@ def history_md(study, out_dir, command, charts):
             lines.append("- %s: `%s`" % (p["label"], reason.strip()[:200]))
     b = study.get("builds", {})
     lines += ["", "Builds: %d built here, %d from the cache, %d failed, %d not built "
-              "(--no-build)." % (b.get("built", 0), b.get("cached", 0), b.get("failed", 0),
-                                 b.get("not_built", 0)), ""]
+              "(--no-build)%s." % (b.get("built", 0), b.get("cached", 0), b.get("failed", 0),
+                                   b.get("not_built", 0), "" if not study.get("shards") else
+                                   ", over %d shards (each builds the reference)"
+                                   % study["shards"]), ""]
     return "\n".join(lines)
 
 
