@@ -13,6 +13,11 @@
   execute loop, with builds and the real load replaced by stand-ins whose
   RSS is a number stored in the commit's tree: find names the planted
   commit, history writes its study, report and chart.
+- Shards of a history on the same stand-ins: --plan-shards is
+  deterministic and keeps each commit with its reference, three shards
+  merged equal the serial run (every job once, the same figures, the
+  chart), a missing shard leaves its points unmeasured, and the merge
+  refuses a shard of another commit or plan.
 
 usage: test_history.py BUILD_ROOT (its datasets/ovsdb-gen makes the small
 dataset the valgrind load would read; the load itself is a stand-in)"""
@@ -269,12 +274,130 @@ def test_end_to_end(root, repo, shas):
     check(rc == 2, "an existing results folder is refused")
 
 
+def quiet(fn, argv):
+    with contextlib.redirect_stdout(io.StringIO()) as so, \
+            contextlib.redirect_stderr(io.StringIO()):
+        rc = fn(argv)
+    return rc, so.getvalue()
+
+
+def stems(folder):
+    with open(os.path.join(folder, "index.json")) as f:
+        index = json.load(f)
+    return sorted([os.path.splitext(os.path.basename(e["file"]))[0] for e in index["entries"]]
+                  + [x["job"] for x in index["failures"]])
+
+
+def test_shards(root, repo, shas):
+    """history --shards N --shard K on the stand-in builds, merged: the
+    split is deterministic and keeps each commit with its reference, the
+    merged folder equals the serial run (every job once, the same
+    figures, the chart), and the merge refuses mixed commits and plans."""
+    from jsonbench import merge
+    ds = os.path.join(root, "tiny.ovsdb")
+    study = ["--ovs-tree", repo, "--ovs-ref", "v1.0.0..v1.1.0:8,ref=v1.0.1", "--dataset", ds,
+             "--repetitions", "2", "--build-dir", BUILD]
+    rc, out3 = quiet(history.main_history, study + ["--shards", "3", "--plan-shards"])
+    rc2, again = quiet(history.main_history, study + ["--shards", "3", "--plan-shards"])
+    split = json.loads(out3)
+    _rc, out1 = quiet(history.main_history, study + ["--shards", "1", "--plan-shards"])
+    serial_plan = json.loads(out1)
+    check(rc == 0 and rc2 == 0 and out3 == again and split["units"] == 7 and
+          split["plan_hash"] == serial_plan["plan_hash"],
+          "--plan-shards: the same split twice, one plan hash whatever N, 6 points + the "
+          "reference's valgrind load (%s)" % split.get("units"))
+    costs = [part["cost"] for part in split["assignment"]]
+    check(max(costs) - min(costs) <= max(costs) / 2,
+          "largest first: the shards' costs are close: %s" % costs)
+    for part in split["assignment"]:
+        for u in part["units"]:
+            if u.startswith("p"):
+                prefix = u.split()[0] + "__"
+                mine = [j for j in part["jobs"] if j.startswith(prefix)]
+                elsewhere = [j for other in split["assignment"] if other is not part
+                             for j in other["jobs"] if j.startswith(prefix)]
+                check(len(mine) == 3 and not elsewhere and
+                      any(j.endswith("__ovs-v1.0.1") for j in mine),
+                      "%s: its loads, the reference's and its valgrind load in shard %d "
+                      "only: %s" % (u, part["shard"], mine))
+
+    serial = os.path.join(root, "hs-serial")
+    rc, _ = quiet(history.main_history, study + ["--out", serial])
+    check(rc == 0, "serial history runs")
+    folders = []
+    for k in (1, 2, 3):
+        folders.append(os.path.join(root, "hs", "shard-%d" % k))
+        rc, _ = quiet(history.main_history, study + ["--shards", "3", "--shard", str(k),
+                                                     "--out", folders[-1]])
+        check(rc == 0 and stems(folders[-1]) == sorted(split["assignment"][k - 1]["jobs"]),
+              "shard %d runs exactly its groups' jobs" % k)
+        check(not os.path.exists(os.path.join(folders[-1], "report.md")),
+              "shard %d writes no report (the merge does)" % k)
+    merged = os.path.join(root, "hs", "merged")
+    rc, _ = quiet(merge.main, folders + ["--out", merged])
+    check(rc == 0 and stems(merged) == stems(serial) == sorted(serial_plan["assignment"][0]
+                                                                ["jobs"]),
+          "the merged index is the serial plan, each job once (rc %d)" % rc)
+    a = json.load(open(os.path.join(serial, "study.json")))
+    b = json.load(open(os.path.join(merged, "study.json")))
+
+    def figures(s, name, field):
+        return [round(p["figures"][name][field] / (1 << 20)) if field == "median"
+                else round(p["figures"][name][field], 4) for p in s["points"]]
+    check(figures(a, "rss_after_load", "median") == figures(b, "rss_after_load", "median")
+          == [100, 100, 100, 80, 80, 80] and
+          figures(a, "load_instructions", "ratio") == figures(b, "load_instructions", "ratio")
+          == [1.0] * 3 + [0.8] * 3,
+          "merged figures equal the serial run's, the reference's valgrind count taken "
+          "from another shard: %s" % figures(b, "load_instructions", "ratio"))
+    text = open(os.path.join(merged, "report.md")).read()
+    check("scripts/jsonbench history" in text and "--shard " not in text and
+          "over 3 shards" in text and text.count("| v1.") >= 2,
+          "the merged report renders with the study's command and the shards")
+    try:
+        import matplotlib  # noqa: F401
+        check(os.path.getsize(os.path.join(merged, "history.png")) > 1000,
+              "the merged report draws the chart")
+    except ImportError:
+        print("skip: matplotlib not installed, chart not checked")
+
+    # A missing shard: its points are not measured, its jobs failure entries.
+    rc, _ = quiet(merge.main, [folders[0], folders[2], "--out", merged + "-2"])
+    doc = json.load(open(os.path.join(merged + "-2", "study.json")))
+    gone = [p["index"] for p in doc["points"] if "not_measured" in p]
+    check(rc == 1 and gone and stems(merged + "-2") == [
+        j for j in sorted(stems(serial) + ["shard-2-of-3"])],
+        "a missing shard: its points not measured (%s), every job still named once" % gone)
+
+    # Refusals: another commit, another plan (other repetitions).
+    other = os.path.join(root, "hs", "shard-2-other-commit")
+    import shutil
+    shutil.copytree(folders[1], other)
+    with open(os.path.join(other, "plan.json")) as f:
+        plan = json.load(f)
+    plan["commit"] = "0000000"
+    with open(os.path.join(other, "plan.json"), "w") as f:
+        json.dump(plan, f)
+    rc, _ = quiet(merge.main, [folders[0], other, folders[2], "--out", merged + "-3"])
+    check(rc == 1 and not os.path.exists(merged + "-3"), "a shard of another commit is "
+          "refused, nothing written")
+    reps3 = os.path.join(root, "hs", "shard-2-reps3")
+    rc, _ = quiet(history.main_history, [a if a != "2" else "3" for a in study] +
+                  ["--shards", "3", "--shard", "2", "--out", reps3])
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        rc = merge.main([folders[0], reps3, folders[2], "--out", merged + "-4"])
+    check(rc == 1 and "plan hash" in err.getvalue() and not os.path.exists(merged + "-4"),
+          "a shard of another plan (3 repetitions) is refused: %s" % err.getvalue().strip())
+
+
 def main():
     test_bisect()
     with tempfile.TemporaryDirectory() as root:
         repo, shas = make_repo(root)
         test_points(repo, shas)
         test_end_to_end(root, repo, shas)
+        test_shards(root, repo, shas)
     print("real OVS not used: history/find with real builds run by hand "
           "(docs/history.md)")
     return check.finish("history and find: ok")
