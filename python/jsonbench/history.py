@@ -205,6 +205,8 @@ class Builder:
         self.worktree = worktree
         self.built, self.cached, self.failed = [], [], {}
         self.targets = {}
+        # find --engine: the builds the nodes reported (their studies).
+        self.remote = {"built": 0, "cached": 0, "failed": 0, "commits": []}
 
     def __call__(self, commit, label):
         from .realovs import build as B
@@ -517,7 +519,8 @@ def prepare_datasets(args, *datasets):
     from . import datasets as D
     from .util import sha256_of
     gen = os.path.join(build.build_path(args.build_dir), "datasets", "ovsdb-gen")
-    if any(d and d.get("generated") for d in datasets) and not os.access(gen, os.X_OK):
+    if any(d and d.get("generated") and not os.path.exists(d["path"]) for d in datasets) \
+            and not os.access(gen, os.X_OK):
         # A node's own build dir (jsonbench slurm/parallel): build the generator.
         build.meson_build(build.build_path(args.build_dir), "history")
     for d in datasets:
@@ -573,6 +576,15 @@ def _write_study(out_dir, doc):
     write_atomic(os.path.join(out_dir, STUDY), doc)
 
 
+def _figures(spec):
+    """The figures a comma list names (--metrics); raises StudyError."""
+    names = [x.strip() for x in (spec or "").split(",") if x.strip()] or HISTORY_FIGURES
+    bad = [x for x in names if x not in FIGURES]
+    if bad:
+        raise StudyError("--metrics %s: each one of %s" % (",".join(bad), ", ".join(FIGURES)))
+    return names
+
+
 def run_history(args, argv):
     from . import datasets as D
     from . import resultsdir, shards
@@ -581,7 +593,10 @@ def run_history(args, argv):
     for n in notes:
         log("history: " + n)
     info = {c: dict(commit_info(tree, c), label=labels[c]) for c in points + [ref]}
-    load_ds, ir_ds = _datasets(args, prepare=False)
+    figures = _figures(args.metrics)
+    workloads = {FIGURES[f][0] for f in figures}
+    load_ds, ir_ds = _datasets(args, "load" in workloads, "load-ir" in workloads,
+                               prepare=False)
     tmpls = templates(load_ds, ir_ds, args.repetitions)
     units, planned, shard_digest = units_of(args, points, labels, ref, tmpls)
     if args.plan_shards:
@@ -621,8 +636,8 @@ def run_history(args, argv):
                          % (labels[ref], builder.failed.get(ref, "not built (--no-build)")
                             .splitlines()[0]))
     study = {"tool": "history", "reference": info[ref], "points": [], "notes": notes,
-             "figures": HISTORY_FIGURES, "load_dataset": load_ds["label"],
-             "ir_dataset": ir_ds["label"], "repetitions": args.repetitions}
+             "figures": figures, "load_dataset": (load_ds or ir_ds)["label"],
+             "ir_dataset": ir_ds and ir_ds["label"], "repetitions": args.repetitions}
     where = {}
     if mine is not None:
         for k, part in enumerate(shards.assign(units, args.shards), 1):
@@ -660,14 +675,14 @@ def run_history(args, argv):
     for p in study["points"]:
         if p["index"] in measured and "failed" not in p and "not_built" not in p:
             p["figures"] = point_figures(out_dir, index_doc["entries"], p["index"],
-                                         HISTORY_FIGURES, ref)
+                                         figures, ref)
     study["builds"] = {"built": len(builder.built), "cached": len(builder.cached),
                        "failed": len(builder.failed), "not_built": len(builder.skipped)}
     _write_study(out_dir, study)
     extra = {"ovs_tree": tree}
     if mine is not None:
         extra["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
-    _env(out_dir, "history", argv, [load_ds, ir_ds], extra)
+    _env(out_dir, "history", argv, [d for d in (load_ds, ir_ds) if d], extra)
     if mine is not None:
         log("history: shard %d of %d done; merge the shards' folders: scripts/jsonbench "
             "merge SHARD_DIR... --out DIR" % (args.shard, args.shards))
@@ -714,6 +729,83 @@ def merge_study(good, out_dir, n):
     _write_study(out_dir, study)
 
 
+def _engine(spec):
+    """(engine, hosts) of find's --engine: slurm, or parallel:HOST,HOST
+    (':' is this machine); None without."""
+    if not spec:
+        return None
+    name, _, hosts = spec.partition(":")
+    if name == "slurm" and not hosts:
+        return "slurm", None
+    if name == "parallel" and hosts:
+        return "parallel", hosts
+    raise StudyError("--engine %s: slurm, or parallel:HOST,HOST (':' is this machine)" % spec)
+
+
+def measure_round(args, engine, metric, commits, todo, out_dir, index_doc, builder):
+    """find --engine: one round's commits (line indices 'todo') measured as
+    a history of those commits paired with the good end, one commit per
+    shard, through Slurm or GNU parallel (jsonbench.engines), merged into
+    OUT/round-R/merged.  Its index entries join find's index (file paths
+    under round-R/merged, study_point the line index); a commit without a
+    result (build failed, shard lost) reads as not measurable."""
+    from . import engines, resultsdir
+    r = 1
+    while os.path.exists(os.path.join(out_dir, "round-%d" % r)):
+        r += 1
+    rdir = os.path.join(out_dir, "round-%d" % r)
+    hist = ["--ovs-tree", os.path.abspath(args.ovs_tree), "--ovs-ref",
+            ",".join(commits[i][:12] for i in todo) + ",ref=" + commits[0][:12],
+            "--metrics", metric, "--repetitions", str(args.repetitions), "--seed",
+            str(args.seed), "--build-dir", os.path.abspath(args.build_dir)]
+    hist += [x for d in args.dataset for x in ("--dataset", os.path.abspath(d))] or \
+        ["--scale", str(args.scale)]
+    if args.ovs_cache_dir:
+        hist += ["--ovs-cache-dir", os.path.abspath(args.ovs_cache_dir)]
+    if args.ovs_retry_failed:
+        hist.append("--ovs-retry-failed")
+    argv = ["--shards", str(len(todo)), "--out", rdir, "history"] + hist
+    log("find: round %d: %d commit(s) in %d shard(s) through %s -> %s"
+        % (r, len(todo), len(todo), engine[0], rdir))
+    old = os.environ.get("SBATCH_WAIT")
+    try:
+        if engine[0] == "slurm":
+            os.environ["SBATCH_WAIT"] = "1"     # sbatch returns when the job ended
+            engines.slurm(argv)
+        else:
+            engines.parallel([engine[1]] + argv)
+    except SystemExit as exc:
+        if exc.code not in (0, 1, None):
+            raise StudyError("round %d: %s failed: %s" % (r, engine[0], exc.code))
+    finally:
+        if engine[0] == "slurm":
+            if old is None:
+                os.environ.pop("SBATCH_WAIT", None)
+            else:
+                os.environ["SBATCH_WAIT"] = old
+    merged = os.path.join(rdir, "merged")
+    if not os.path.exists(os.path.join(merged, STUDY)):
+        log("find: round %d: no merged study in %s; its commits read as not measurable"
+            % (r, merged))
+        return
+    with open(os.path.join(merged, STUDY)) as f:
+        study = json.load(f)
+    line = {p["index"]: todo[p["index"]] for p in study["points"]}
+    rel = os.path.relpath(merged, out_dir)
+    got = resultsdir.read_index(merged)
+    for e in got["entries"]:
+        e = dict(e, file=os.path.join(rel, e["file"]))
+        if e.get("study_point") is not None:
+            e["study_point"] = line[e["study_point"]]
+        index_doc["entries"].append(e)
+    index_doc["failures"] += [dict(x, job="round-%d/%s" % (r, x["job"]))
+                              for x in got["failures"]]
+    resultsdir.write_index(out_dir, index_doc["entries"], index_doc["failures"])
+    for k in ("built", "cached", "failed"):
+        builder.remote[k] += study.get("builds", {}).get(k, 0)
+    builder.remote["commits"] += [commits[i] for i in todo]
+
+
 def run_find(args, argv):
     tree = args.ovs_tree
     if ".." not in (args.ovs_ref or ""):
@@ -731,6 +823,7 @@ def run_find(args, argv):
     if args.dry_run:
         return 0
     workload = FIGURES[metric][0]
+    engine = _engine(args.engine)
     load_ds, ir_ds = _datasets(args, workload == "load", workload == "load-ir")
     tmpls = templates(load_ds, ir_ds, args.repetitions)
     out_dir = os.path.abspath(args.resume) if args.resume else _out_dir(args, "find")
@@ -740,18 +833,21 @@ def run_find(args, argv):
     builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed,
                       worktree=os.path.join(cache, "worktrees", "bisect-" + re.sub(
                           r"[^A-Za-z0-9]", "_", os.path.abspath(tree)).strip("_")))
-    base_t = builder(commits[0], good if not note else commits[0][:10])
-    if base_t is None:
-        raise StudyError("the good end %s does not build" % commits[0][:10])
+    if engine is None:
+        base_t = builder(commits[0], good if not note else commits[0][:10])
+        if base_t is None:
+            raise StudyError("the good end %s does not build" % commits[0][:10])
     measured = {}
 
     def measure(indices):
         groups = []
         done = {e.get("study_point") for e in index_doc["entries"]
                 if e.get("study_role") == "point"}
-        for i in indices:
-            if i in done:       # --resume: measured before
-                continue
+        todo = [i for i in indices if i not in done]      # --resume: measured before
+        if engine is not None and todo:
+            measure_round(args, engine, metric, commits, todo, out_dir, index_doc, builder)
+            todo = []
+        for i in todo:
             t = builder(commits[i], bad if i == n - 1 else commits[i][:10])
             if t is not None:
                 groups.append(group_jobs(i, base_t, t, tmpls, ir_of_ref=not measured))
@@ -777,9 +873,12 @@ def run_find(args, argv):
                  "threshold": args.threshold, "parallel": args.parallel, "line": commits,
                  "result": result, "measured": {str(k): v for k, v in measured.items()},
                  "commits": {str(k): v for k, v in infos.items()},
-                 "builds": {"built": len(builder.built), "cached": len(builder.cached),
-                            "failed": len(builder.failed),
-                            "commits": builder.built + builder.cached},
+                 "builds": {"built": len(builder.built) + builder.remote["built"],
+                            "cached": len(builder.cached) + builder.remote["cached"],
+                            "failed": len(builder.failed) + builder.remote["failed"],
+                            "commits": builder.built + builder.cached +
+                            builder.remote["commits"]},
+                 "engine": args.engine,
                  "load_dataset": (load_ds or ir_ds)["label"],
                  "repetitions": args.repetitions}
         _write_study(out_dir, study)
@@ -833,6 +932,9 @@ def main_history(argv):
     _common(ap)
     ap.add_argument("--no-build", action="store_true",
                     help="only commits whose build is cached; the others are gaps")
+    ap.add_argument("--metrics", metavar="LIST",
+                    help="figures to measure, comma list of %s (default all)"
+                    % ", ".join(FIGURES))
     ap.add_argument("--ovs-ref", required=True, help="points: REF, tag glob (v3.*.0), "
                     "A..B (first-parent), A..B:N (every Nth), ref=REF (the reference; "
                     "default the last point); comma list")
@@ -858,6 +960,10 @@ def main_find(argv):
                     help="percent change that counts as moved (default 5)")
     ap.add_argument("--parallel", type=int, default=1,
                     help="commits measured per round (k-way bisection; default 1)")
+    ap.add_argument("--engine", metavar="slurm|parallel:HOSTS",
+                    help="measure each round's commits as shards, one commit per shard: "
+                         "a Slurm job array, or GNU parallel over ssh on HOSTS (comma "
+                         "list, ':' is this machine); default: here, one after the other")
     O.resume(ap, "commits")
     args = ap.parse_args(argv)
     if args.resume:

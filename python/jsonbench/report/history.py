@@ -165,7 +165,7 @@ def history_md(study, out_dir, command, charts):
              "with min-max; load instructions are valgrind's count of `ovsdb-tool "
              "query` on %s net of an empty database (one run, machine-independent)."
              % (study["load_dataset"], study["repetitions"], ref["label"],
-                ref["commit"][:10], study["ir_dataset"]), ""]
+                ref["commit"][:10], study.get("ir_dataset") or "(not measured)"), ""]
     for n in study.get("notes", []):
         lines += ["Note: %s" % n, ""]
     if isinstance(charts, list):
@@ -245,8 +245,15 @@ def find_md(study, command, out_dir):
     for lo, hi in res["unresolved"]:
         lines.append("- unresolved between %s and %s (no buildable commit between)"
                      % (line[lo][:10], line[hi][:10]))
-    lines += ["", "Builds: %d commits measured, %d compiled here, %d from the cache, "
-              "%d failed." % (len(b["commits"]), b["built"], b["cached"], b["failed"]), ""]
+    engine = study.get("engine")
+    lines += ["", "Builds: %d commits measured, %d compiled %s, %d from the cache, "
+              "%d failed." % (len(b["commits"]), b["built"], "here" if not engine else
+                              "on the nodes (each also builds the good end)", b["cached"],
+                              b["failed"]), ""]
+    if engine:
+        lines += ["Each round's commits ran as shards of one history, one commit per "
+                  "shard, through `--engine %s` (`round-R/merged` in the results "
+                  "folder)." % engine, ""]
     lines += ["## Steps", "",
               "| round | interval | values (good = 1) | change | split? |", "|---|---|---|---|---|"]
     for r, rnd in enumerate(res["rounds"]):
