@@ -391,6 +391,64 @@ def test_shards(root, repo, shas):
           "a shard of another plan (3 repetitions) is refused: %s" % err.getvalue().strip())
 
 
+def test_find_engine(root, repo, shas):
+    """find --engine: each round's commits are a history of those commits
+    in one shard each, submitted through the engine (here stand-ins for
+    Slurm and GNU parallel that run the engine's shards in this process
+    and merge them), and the bisection reads the merged rounds."""
+    from jsonbench import engines, merge
+    rounds = []
+
+    def fake(name):
+        def engine(argv):
+            hosts = argv[0] if name == "parallel" else None
+            args, study = engines._parse(argv, name, "", "", hosts=bool(hosts))
+            check(args.command == "history" and (name != "slurm" or
+                                                 os.environ.get("SBATCH_WAIT") == "1"),
+                  "%s runs a history and waits for it: %s" % (name, argv))
+            n = args.shards
+            rounds.append((name, n, args.args[args.args.index("--ovs-ref") + 1]))
+            folders = [os.path.join(study, "shard-%d" % k) for k in range(1, n + 1)]
+            for k, f in enumerate(folders, 1):
+                quiet(history.main_history, args.args + ["--shards", str(n), "--shard",
+                                                         str(k), "--out", f])
+            return quiet(merge.main, folders + ["--out", os.path.join(study, "merged")])[0]
+        return engine
+    engines.slurm, engines.parallel = fake("slurm"), fake("parallel")
+    ds = os.path.join(root, "tiny.ovsdb")
+    for engine in ("slurm", "parallel::"):
+        out = os.path.join(root, "find-" + engine.rstrip(":"))
+        rounds.clear()
+        rc, text = quiet(history.main_find, [
+            "--ovs-tree", repo, "--ovs-ref", "v1.0.1..v1.1.0", "--metrics", "rss_after_load",
+            "--threshold", "5", "--dataset", ds, "--repetitions", "2", "--out", out,
+            "--build-dir", BUILD, "--parallel", "3", "--engine", engine])
+        study = json.load(open(os.path.join(out, "study.json")))
+        check(rc == 0 and study["result"]["found"] == [18],
+              "find --engine %s names the planted commit (rc %d, found %s)"
+              % (engine, rc, study["result"]["found"]))
+        check(len(rounds) == len(study["result"]["rounds"]) and rounds[0][1] == 1 and
+              all(1 <= n <= 3 and n == len(refs.split(",")) - 1 for _e, n, refs in rounds)
+              and max(n for _e, n, _r in rounds) == 3,
+              "one engine run per round, one shard per commit, up to 3: %s"
+              % [n for _e, n, _r in rounds])
+        check(all(refs.endswith(",ref=" + shas[5][:12]) for _e, _n, refs in rounds),
+              "every round pairs its commits with the good end")
+        with open(os.path.join(out, "index.json")) as f:
+            index = json.load(f)
+        check(index["entries"] and all(os.path.exists(os.path.join(out, e["file"]))
+                                       for e in index["entries"]) and
+              {e["study_point"] for e in index["entries"]} ==
+              {int(k) for k in study["measured"]},
+              "find's index holds the rounds' entries at their line positions")
+        check("\n# Which commit" in text and shas[23][:10] in text,
+              "find --engine prints the report naming the commit")
+    rc, _ = quiet(history.main_find, ["--ovs-tree", repo, "--ovs-ref", "v1.0.1..v1.1.0",
+                                      "--dataset", ds, "--engine", "parallel",
+                                      "--out", os.path.join(root, "find-bad")])
+    check(rc == 2, "--engine parallel without hosts is an error")
+
+
 def main():
     test_bisect()
     with tempfile.TemporaryDirectory() as root:
@@ -398,6 +456,7 @@ def main():
         test_points(repo, shas)
         test_end_to_end(root, repo, shas)
         test_shards(root, repo, shas)
+        test_find_engine(root, repo, shas)
     print("real OVS not used: history/find with real builds run by hand "
           "(docs/history.md)")
     return check.finish("history and find: ok")
