@@ -192,6 +192,15 @@ def test_engines(tmp):
     check(r.returncode == 0 and "--sshlogin 1/hostA,1/hostB" in r.stdout and
           "--return" in r.stdout and "::: 1 2 3" in r.stdout and "merge" in r.stdout,
           "parallel --dry-run: one shard per host, results returned: %s" % r.stdout)
+    hstudy = os.path.join(tmp, "hstudy")
+    r = subprocess.run(jb + ["slurm", "--dry-run", "--shards", "2", "--out", hstudy, "history",
+                             "--ovs-tree", "/ovs", "--ovs-ref", "v3.*.0"], env=env,
+                       capture_output=True, text=True)
+    path = os.path.join(hstudy, "slurm", "shards.sbatch")
+    text = open(path).read() if os.path.exists(path) else ""
+    check(r.returncode == 0 and "scripts/jsonbench history --ovs-tree /ovs --ovs-ref "
+          "'v3.*.0'" in text and "--shards 2 --shard \"$k\"" in text,
+          "slurm --dry-run takes a history study: %s" % (r.stderr[-300:] or text[-600:]))
     r = subprocess.run(jb + ["slurm", "--shards", "2", "--out", study, "run", "--shard", "1"],
                        env=env, capture_output=True, text=True)
     check(r.returncode == 2 and "--shard" in r.stderr, "the study may not name --shard")
