@@ -36,7 +36,9 @@ GOOD contains, said so), each measured against GOOD's stand-in (the
 first); an interval whose ends differ by more than --threshold percent is
 split (k-way: --parallel commits per round) until each change is one
 commit.  A change spread over several commits each below the threshold
-is reported as not resolved."""
+is reported as not resolved.  With --engine (slurm, parallel:HOSTS) a
+round's commits run as the shards of one history, one commit per shard
+(measure_round)."""
 
 import argparse
 import fnmatch
