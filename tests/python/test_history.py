@@ -27,18 +27,16 @@ import io
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
 from jsonbench import history
-from jsonbench.realovs import gbench as rgbench
 from jsonbench.realovs import workloads as real_workloads
-from jsonbench.realovs.target import Target
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
 from testkit import Checks  # noqa: E402
+from standin_ovs import install, make_repo  # noqa: E402
 
 check = Checks()
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -91,45 +89,6 @@ def test_bisect():
           "every split interval moved by more than the threshold, the last is the commit")
 
 
-def git(repo, *args):
-    return subprocess.run(["git", "-C", repo] + list(args), check=True,
-                          capture_output=True, text=True).stdout.strip()
-
-
-def commit(repo, rss, msg):
-    with open(os.path.join(repo, "rss.txt"), "w") as f:
-        f.write("%d\n" % rss)
-    git(repo, "add", "rss.txt")
-    git(repo, "commit", "-q", "--allow-empty", "-m", msg)
-    return git(repo, "rev-parse", "HEAD")
-
-
-def make_repo(root):
-    """main: 40 commits, RSS 100 MB until 'json: Store short strings
-    in-place.' (commit 23) makes it 80; v1.0.0 at commit 5, a branch-1.0
-    with v1.0.1 off the line, v1.1.0 at the end."""
-    repo = os.path.join(root, "ovs")
-    os.makedirs(repo)
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "t@example.org")
-    git(repo, "config", "user.name", "t")
-    shas = []
-    for i in range(40):
-        if i == 23:
-            shas.append(commit(repo, 80 << 20, "json: Store short strings in-place."))
-        else:
-            shas.append(commit(repo, (80 if i > 23 else 100) << 20, "change %d" % i))
-        if i == 5:
-            git(repo, "tag", "v1.0.0")
-            git(repo, "branch", "branch-1.0")
-    git(repo, "checkout", "-q", "branch-1.0")
-    commit(repo, 100 << 20, "Set release date for 1.0.1.")
-    git(repo, "tag", "v1.0.1")
-    git(repo, "checkout", "-q", "main")
-    git(repo, "tag", "v1.1.0")
-    return repo, shas
-
-
 def test_points(repo, shas):
     pts, labels, ref, notes = history.expand_points(repo, "v1.*.0")
     check(pts == [shas[5], shas[39]] and ref == shas[39] and not notes,
@@ -153,47 +112,11 @@ def line_commit(repo, index):
     return history.line_between(repo, "v1.0.1", "v1.1.0")[0][index]
 
 
-class FakeBuilder(history.Builder):
-    """Builds nothing: a Target per commit, counted as built."""
-
-    def __call__(self, c, label):
-        if c in self.targets:
-            return self.targets[c]
-        if label == "v1.0.0-broken":
-            self.failed[c] = "error: stand-in build failure"
-            return None
-        self.built.append(c)
-        t = Target("ovs-" + label, {"ovsdb-server": "/bin/true", "ovsdb-tool": "/bin/true"},
-                   "1.0", commit=c)
-        self.targets[c] = t
-        return t
-
-
-def fake_load(repo):
-    def load(target, ds, opts):
-        rss = int(git(repo, "show", "%s:rss.txt" % target.commit))
-        rss += random.randint(0, 1 << 16)
-        return [rgbench.row("load/load", {"real_time": 10.0, "cpu_time": 9.0 + random.random(),
-                                          "rss_after_load_bytes": rss, "peak_rss_bytes": rss,
-                                          "rss_bytes": rss})]
-    return load
-
-
-def fake_load_ir(repo):
-    def load_ir(target, ds, opts):
-        rss = int(git(repo, "show", "%s:rss.txt" % target.commit))
-        return [rgbench.row("load-ir/load", {"real_time": 0.0, "cpu_time": 0.0,
-                                             "instructions": rss * 3})]
-    return load_ir
-
-
 def test_end_to_end(root, repo, shas):
     ds = os.path.join(root, "tiny.ovsdb")
     with open(ds, "w") as f:
         f.write("OVSDB JSON 2 0\n{}\n")
-    history.Builder = FakeBuilder
-    real_workloads.load = fake_load(repo)
-    real_workloads.ONCE["load-ir"] = fake_load_ir(repo)
+    install(repo)
     out = os.path.join(root, "find")
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()) as so, contextlib.redirect_stderr(err):
