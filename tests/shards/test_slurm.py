@@ -166,6 +166,13 @@ def stems(index):
     return [os.path.splitext(os.path.basename(e["file"]))[0] for e in index["entries"]]
 
 
+def plan_shards(command, env, n):
+    """The split a study's command prints with --shards N --plan-shards."""
+    r = subprocess.run(command + ["--shards", str(n), "--plan-shards"], env=env,
+                       capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)
+
+
 def history_study(daemons, tmp, root, build_root, check):
     """A history of the stand-in OVS tree (tests/pylib/standin_ovs.py: its
     builds and loads are stand-ins in every process the job starts) in 3
@@ -182,12 +189,7 @@ def history_study(daemons, tmp, root, build_root, check):
                PYTHONPATH=os.pathsep.join([os.path.join(root, "python"),
                                            os.path.join(root, "tests", "pylib", "standin")]))
     jb = [os.path.join(root, "scripts", "jsonbench")]
-
-    def plan(n):
-        r = subprocess.run(jb + ["history"] + study + ["--shards", str(n), "--plan-shards"],
-                           env=env, capture_output=True, text=True, check=True)
-        return json.loads(r.stdout)
-    split, serial = plan(3), plan(1)
+    split, serial = [plan_shards(jb + ["history"] + study, env, n) for n in (3, 1)]
     out = os.path.join(tmp, "hstudy")
     t0 = time.time()
     r = subprocess.run(jb + ["slurm", "--shards", "3", "--out", out, "history"] + study,
@@ -247,12 +249,7 @@ def main():
                  "--no-probe", "--dataset", nb, "--dataset", sb]
         env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
         jb = [os.path.join(root, "scripts", "jsonbench")]
-
-        def plan(n):
-            r = subprocess.run(jb + ["run"] + study + ["--shards", str(n), "--plan-shards"],
-                               env=env, capture_output=True, text=True, check=True)
-            return json.loads(r.stdout)
-        split, serial = plan(3), plan(1)
+        split, serial = [plan_shards(jb + ["run"] + study, env, n) for n in (3, 1)]
         serial_jobs = sorted(serial["assignment"][0]["jobs"])
         check(split["plan_hash"] == serial["plan_hash"] and split["units"] == 3,
               "--plan-shards: one plan hash whatever N, 3 groups (%s)" % split)
