@@ -34,6 +34,7 @@ from .util import log
 EXAMPLES_SLURM = """examples:
   scripts/jsonbench slurm --shards 3 --out results/study run --workloads load,dump
   scripts/jsonbench slurm --shards 4 --out results/claims-s1 claims --scale 1
+  scripts/jsonbench slurm --shards 4 --out results/h history --ovs-tree ~/ovs --ovs-ref 'v3.*.0'
   SBATCH_PARTITION=bench SBATCH_WAIT=1 scripts/jsonbench slurm --shards 3 --out S run
   scripts/jsonbench slurm --dry-run --shards 3 --out S run    write the scripts only"""
 
@@ -63,8 +64,8 @@ def _args(ap):
                     help="the study folder: DIR/shard-K, DIR/merged (relative: to the "
                          "repository)")
     O.dry_run(ap)
-    ap.add_argument("command", help="the study: run (the suite), claims, or any subcommand "
-                                    "that takes --shards/--shard")
+    ap.add_argument("command", help="the study: run (the suite), claims, history, or any "
+                                    "subcommand that takes --shards/--shard")
     ap.add_argument("args", nargs=argparse.REMAINDER, help="its options")
 
 

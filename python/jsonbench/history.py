@@ -22,13 +22,23 @@ Figures per point (FIGURES): RSS after load, peak RSS and load CPU from
 the paired loads (load CPU as the ratio to the reference, per repetition),
 and the instructions of the valgrind load (machine-independent).
 
+Shards (--shards N --shard K, --plan-shards; jsonbench.shards): the unit
+is one point's group, so a commit and its reference are measured on one
+node; the reference's valgrind load (machine-independent) is a unit of
+its own.  Each shard builds the reference and its points only, and
+writes a complete results folder whose study.json names the shard of
+every point; jsonbench.merge joins them (merge_study: the figures are
+computed again from the merged index) and renders one report and chart.
+
 find: the commits from GOOD to BAD on BAD's first-parent line (GOOD off
 that line, e.g. a release branch's tag: the newest first-parent commit
 GOOD contains, said so), each measured against GOOD's stand-in (the
 first); an interval whose ends differ by more than --threshold percent is
 split (k-way: --parallel commits per round) until each change is one
 commit.  A change spread over several commits each below the threshold
-is reported as not resolved."""
+is reported as not resolved.  With --engine (slurm, parallel:HOSTS) a
+round's commits run as the shards of one history, one commit per shard
+(measure_round)."""
 
 import argparse
 import fnmatch
@@ -197,6 +207,8 @@ class Builder:
         self.worktree = worktree
         self.built, self.cached, self.failed = [], [], {}
         self.targets = {}
+        # find --engine: the builds the nodes reported (their studies).
+        self.remote = {"built": 0, "cached": 0, "failed": 0, "commits": []}
 
     def __call__(self, commit, label):
         from .realovs import build as B
@@ -236,9 +248,22 @@ class Builder:
             (self.cached if had else self.built).append(commit)
             return None
         (self.cached if had else self.built).append(commit)
-        t.name = "ovs-%s" % re.sub(r"[^A-Za-z0-9._-]", "_", label)
+        t.name = target_name(label)
         self.targets[commit] = t
         return t
+
+
+def target_name(label):
+    """The name of a point's build (its jobs' impl): known before it is
+    built, so every node computes the same job names and shard split."""
+    return "ovs-%s" % re.sub(r"[^A-Za-z0-9._-]", "_", label)
+
+
+class Planned:
+    """A build not made yet, as the plan sees it: its name and commit."""
+
+    def __init__(self, commit, label):
+        self.commit, self.name = commit, target_name(label)
 
 
 def templates(load_ds, ir_ds, repetitions):
@@ -270,6 +295,63 @@ def group_jobs(index, ref_t, point_t, tmpls, ir_of_ref=False):
     if ir_of_ref and not same:
         once_jobs += [on(t, ref_t, "reference") for t in once]
     return ("point", index), ref_jobs, point_jobs, once_jobs
+
+
+def reference_group(ref_t, tmpls):
+    """The reference's valgrind load when the reference is not a point:
+    one group of its own (machine-independent, so it may run on any
+    node; every node builds the reference anyway)."""
+    jobs = []
+    for tmpl in tmpls:
+        if tmpl.workload == "load":
+            continue
+        j = tmpl.for_target(ref_t)
+        j.prefix = "ref__"
+        j.meta = {"study_point": None, "study_role": "reference",
+                  "study_commit": ref_t.commit}
+        jobs.append(j)
+    return ("reference",), [], [], jobs
+
+
+def plan_groups(points, ref, tmpls, target):
+    """The history's groups in run order: one per point whose build
+    target(commit) gives (None: not built, no group), then the
+    reference's valgrind load when the reference is not a point."""
+    ref_t = target(ref)
+    out = []
+    for i, c in enumerate(points):
+        t = target(c)
+        if t is not None:
+            out.append(group_jobs(i, ref_t, t, tmpls))
+    if ref not in points and any(t.workload != "load" for t in tmpls):
+        out.append(reference_group(ref_t, tmpls))
+    return out
+
+
+# A valgrind process costs about this many native loads of its dataset.
+VALGRIND_COST = 50
+
+
+def units_of(args, points, labels, ref, tmpls):
+    """The shard units (jsonbench.shards) of a history: one per point (its
+    paired loads with the reference and its valgrind load) and the
+    reference's valgrind load; the plan hash every node computes alike
+    (commits, datasets by label, options; no build, no dataset file)."""
+    from . import shards
+    planned = {c: Planned(c, labels[c]) for c in points + [ref]}
+    groups = plan_groups(points, ref, tmpls, planned.get)
+    units = []
+    for key, ref_jobs, point_jobs, once in groups:
+        jobs = ref_jobs + point_jobs + once
+        cost = sum(shards.job_cost(j, args.repetitions) for j in ref_jobs + point_jobs) + \
+            sum(shards.job_cost(j, VALGRIND_COST) for j in once)
+        label = "p%03d %s" % (key[1], labels[points[key[1]]]) if key[0] == "point" \
+            else "reference %s valgrind" % labels[ref]
+        units.append(shards.Unit(key, label, [j.name for j in jobs], cost))
+    what = {"repetitions": args.repetitions, "seed": args.seed, "reference": ref,
+            "points": points, "jobs": [j.identity() for g in groups for side in g[1:]
+                                       for j in side]}
+    return units, groups, shards.plan_hash(units, what)
 
 
 def run_groups(out_dir, groups, repetitions, state, index_doc, say=log):
@@ -413,27 +495,43 @@ def bisect(n, measure, threshold, ways=1, progress=None):
 
 # ------------------------------------------------------------- front ends
 
-def _datasets(args, load=True, ir=True):
-    """(the loaded dataset, the valgrind one), each None when not needed."""
+def _datasets(args, load=True, ir=True, prepare=True):
+    """(the loaded dataset, the valgrind one), each None when not needed;
+    prepare False: described only (nothing generated, no sha256)."""
     from . import datasets as D
-    from .util import sha256_of
     load_ds = ir_ds = None
     try:
         if load and args.dataset:
             load_ds = D.from_files(args.dataset)[0]
         elif load:
             load_ds = D.generated("nb", float(args.scale), "snapshot", args.seed)
-            D.ensure(args.build_dir, load_ds, args.seed, who="history", say=log)
         if ir:
             ir_ds = D.generated("nb", IR_SCALE, "snapshot", args.seed)
-            D.ensure(args.build_dir, ir_ds, args.seed, who="history", say=log)
+        if prepare:
+            prepare_datasets(args, load_ds, ir_ds)
     except D.Error as exc:
         raise StudyError(str(exc))
-    for d in (load_ds, ir_ds):
-        if d:
-            d["sha256"] = sha256_of(d["path"])
-            d["bytes"] = os.path.getsize(d["path"])
     return load_ds, ir_ds
+
+
+def prepare_datasets(args, *datasets):
+    """Generates the generated ones (unless cached) and records each one's
+    sha256 and size.  Raises datasets.Error."""
+    from . import build
+    from . import datasets as D
+    from .util import sha256_of
+    gen = os.path.join(build.build_path(args.build_dir), "datasets", "ovsdb-gen")
+    if any(d and d.get("generated") and not os.path.exists(d["path"]) for d in datasets) \
+            and not os.access(gen, os.X_OK):
+        # A node's own build dir (jsonbench slurm/parallel): build the generator.
+        build.meson_build(build.build_path(args.build_dir), "history")
+    for d in datasets:
+        if not d:
+            continue
+        if d.get("generated"):
+            D.ensure(args.build_dir, d, args.seed, who="history", say=log)
+        d["sha256"] = sha256_of(d["path"])
+        d["bytes"] = os.path.getsize(d["path"])
 
 
 # The small dataset loaded under valgrind: ~3 MB, ~50x slower than native.
@@ -480,62 +578,234 @@ def _write_study(out_dir, doc):
     write_atomic(os.path.join(out_dir, STUDY), doc)
 
 
+def _figures(spec):
+    """The figures a comma list names (--metrics); raises StudyError."""
+    names = [x.strip() for x in (spec or "").split(",") if x.strip()] or HISTORY_FIGURES
+    bad = [x for x in names if x not in FIGURES]
+    if bad:
+        raise StudyError("--metrics %s: each one of %s" % (",".join(bad), ", ".join(FIGURES)))
+    return names
+
+
 def run_history(args, argv):
+    from . import datasets as D
+    from . import resultsdir, shards
     tree = args.ovs_tree
     points, labels, ref, notes = expand_points(tree, args.ovs_ref)
     for n in notes:
         log("history: " + n)
     info = {c: dict(commit_info(tree, c), label=labels[c]) for c in points + [ref]}
+    figures = _figures(args.metrics)
+    workloads = {FIGURES[f][0] for f in figures}
+    load_ds, ir_ds = _datasets(args, "load" in workloads, "load-ir" in workloads,
+                               prepare=False)
+    tmpls = templates(load_ds, ir_ds, args.repetitions)
+    units, planned, shard_digest = units_of(args, points, labels, ref, tmpls)
+    if args.plan_shards:
+        shards.print_split(units, args.shards, shard_digest, "history")
+        return 0
+    mine = shards.selected(args, units)
+    if mine is not None:
+        planned = [g for g in planned if g[0] in mine]
+        log("history: shard %d of %d: %d of %d groups" % (args.shard, args.shards,
+                                                         len(planned), len(units)))
+    measured = [g[0][1] for g in planned if g[0][0] == "point"]
     if args.dry_run:
         print("reference: %s (%s)" % (labels[ref], ref[:10]))
         for i, c in enumerate(points):
-            print("%3d  %-14s %s  %s" % (i, labels[c], c[:10], info[c]["subject"][:60]))
+            if i in measured:
+                print("%3d  %-14s %s  %s" % (i, labels[c], c[:10], info[c]["subject"][:60]))
         return 0
-    load_ds, ir_ds = _datasets(args)
-    tmpls = templates(load_ds, ir_ds, args.repetitions)
-    out_dir = _out_dir(args, "history")
+    try:
+        prepare_datasets(args, load_ds, ir_ds)
+    except D.Error as exc:
+        raise StudyError(str(exc))
+    out_dir = _out_dir(args, "history" if mine is None else
+                       "history-shard%dof%d" % (args.shard, args.shards))
     state, index_doc = _start_folder(out_dir, "history", argv)
+    state["plan_hash"] = shard_digest
+    state["jobs"] = [j.name for g in planned for side in g[1:] for j in side]
+    if mine is not None:
+        state["shard"] = shards.plan_state(args, units, shard_digest, "history")
+    resultsdir.write_plan(out_dir, state)
     builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed,
                       no_build=args.no_build)
-    log("history: %d points, reference %s, results in %s" % (len(points), labels[ref],
+    log("history: %d points, reference %s, results in %s" % (len(measured), labels[ref],
                                                            out_dir))
     ref_t = builder(ref, labels[ref])
     if ref_t is None:
         raise StudyError("the reference %s does not build: %s"
-                         % (labels[ref], builder.failed[ref].splitlines()[0]))
+                         % (labels[ref], builder.failed.get(ref, "not built (--no-build)")
+                            .splitlines()[0]))
     study = {"tool": "history", "reference": info[ref], "points": [], "notes": notes,
-             "figures": HISTORY_FIGURES, "load_dataset": load_ds["label"],
-             "ir_dataset": ir_ds["label"], "repetitions": args.repetitions}
-    groups = []
+             "figures": figures, "load_dataset": (load_ds or ir_ds)["label"],
+             "ir_dataset": ir_ds and ir_ds["label"], "repetitions": args.repetitions}
+    where = {}
+    if mine is not None:
+        for k, part in enumerate(shards.assign(units, args.shards), 1):
+            for u in part:
+                if u.key[0] == "point":
+                    where[u.key[1]] = k
     for i, c in enumerate(points):
         p = dict(info[c], index=i)
+        if i in where:
+            p["shard"] = where[i]
         study["points"].append(p)
+        if i not in measured:
+            continue
         t = builder(c, labels[c])
         if t is None and c in builder.failed:
             p["failed"] = builder.failed[c][:1500]
-            continue
-        if t is None:
+        elif t is None:
             p["not_built"] = True
-            continue
-        # The reference's valgrind load runs once: in its own group when
-        # it is a point, else in the first group.
-        groups.append(group_jobs(i, ref_t, t, tmpls,
-                                 ir_of_ref=not groups and ref not in points))
+    # A point that is not built is a failure entry for each of its jobs,
+    # so the index names every job of the plan once.
+    for key, ref_jobs, point_jobs, once in planned:
+        p = study["points"][key[1]] if key[0] == "point" else {}
+        if "failed" in p or "not_built" in p:
+            why = "build of %s %s" % (p["label"], "failed: " + (
+                p["failed"].strip().splitlines() or ["?"])[0][:300]
+                if "failed" in p else "not cached (--no-build)")
+            index_doc["failures"] += [resultsdir.failure(j, why)
+                                      for j in ref_jobs + point_jobs + once]
+    keys = {g[0] for g in planned}
+    groups = [g for g in plan_groups(points, ref, tmpls, builder.targets.get) if g[0] in keys]
     # Builds first, then the measurements: the timed processes never share
     # the machine with a compiler.
+    t_measure = time.time()
     run_groups(out_dir, groups, args.repetitions, state, index_doc)
     for p in study["points"]:
-        if "failed" not in p and "not_built" not in p:
+        if p["index"] in measured and "failed" not in p and "not_built" not in p:
             p["figures"] = point_figures(out_dir, index_doc["entries"], p["index"],
-                                         HISTORY_FIGURES, ref)
+                                         figures, ref)
     study["builds"] = {"built": len(builder.built), "cached": len(builder.cached),
                        "failed": len(builder.failed), "not_built": len(builder.skipped)}
     _write_study(out_dir, study)
-    _env(out_dir, "history", argv, [load_ds, ir_ds], {"ovs_tree": tree})
+    extra = {"ovs_tree": tree}
+    if mine is not None:
+        extra["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
+    _env(out_dir, "history", argv, [d for d in (load_ds, ir_ds) if d], extra)
+    if mine is not None:
+        log("history: shard %d of %d done; merge the shards' folders: scripts/jsonbench "
+            "merge SHARD_DIR... --out DIR" % (args.shard, args.shards))
+        return 0
     from .report import history as R
     R.render(out_dir)
     log("history: report %s" % os.path.join(out_dir, "report.md"))
     return 0
+
+
+def merge_study(good, out_dir, n):
+    """study.json of merged history shards (jsonbench.merge): every point
+    from the shard that measured it (a point of a missing shard: not
+    measured, naming it), its figures computed again from the merged
+    index (the reference's valgrind load may sit in another shard), the
+    builds of all shards."""
+    from . import resultsdir
+    studies = {}
+    for s in good:
+        path = os.path.join(s.path, STUDY)
+        if os.path.exists(path):
+            with open(path) as f:
+                studies[s.k] = json.load(f)
+    if not studies:
+        return
+    study = dict(studies[min(studies)])
+    entries = resultsdir.read_index(out_dir)["entries"]
+    ref = study["reference"]["commit"]
+    points = []
+    for p in study["points"]:
+        k = p.get("shard")
+        mine = studies.get(k, {}).get("points")
+        p = dict(mine[p["index"]]) if mine else dict(p)
+        p.pop("shard", None)
+        if k not in studies:
+            p["not_measured"] = "shard %s of %d missing" % (k, n)
+        elif "failed" not in p and "not_built" not in p:
+            p["figures"] = point_figures(out_dir, entries, p["index"], study["figures"], ref)
+        points.append(p)
+    study["points"] = points
+    study["builds"] = {k: sum(x.get("builds", {}).get(k, 0) for x in studies.values())
+                       for k in ("built", "cached", "failed", "not_built")}
+    study["shards"] = n
+    _write_study(out_dir, study)
+
+
+def _engine(spec):
+    """(engine, hosts) of find's --engine: slurm, or parallel:HOST,HOST
+    (':' is this machine); None without."""
+    if not spec:
+        return None
+    name, _, hosts = spec.partition(":")
+    if name == "slurm" and not hosts:
+        return "slurm", None
+    if name == "parallel" and hosts:
+        return "parallel", hosts
+    raise StudyError("--engine %s: slurm, or parallel:HOST,HOST (':' is this machine)" % spec)
+
+
+def measure_round(args, engine, metric, commits, todo, out_dir, index_doc, builder):
+    """find --engine: one round's commits (line indices 'todo') measured as
+    a history of those commits paired with the good end, one commit per
+    shard, through Slurm or GNU parallel (jsonbench.engines), merged into
+    OUT/round-R/merged.  Its index entries join find's index (file paths
+    under round-R/merged, study_point the line index); a commit without a
+    result (build failed, shard lost) reads as not measurable."""
+    from . import engines, resultsdir
+    r = 1
+    while os.path.exists(os.path.join(out_dir, "round-%d" % r)):
+        r += 1
+    rdir = os.path.join(out_dir, "round-%d" % r)
+    hist = ["--ovs-tree", os.path.abspath(args.ovs_tree), "--ovs-ref",
+            ",".join(commits[i][:12] for i in todo) + ",ref=" + commits[0][:12],
+            "--metrics", metric, "--repetitions", str(args.repetitions), "--seed",
+            str(args.seed), "--build-dir", os.path.abspath(args.build_dir)]
+    hist += [x for d in args.dataset for x in ("--dataset", os.path.abspath(d))] or \
+        ["--scale", str(args.scale)]
+    if args.ovs_cache_dir:
+        hist += ["--ovs-cache-dir", os.path.abspath(args.ovs_cache_dir)]
+    if args.ovs_retry_failed:
+        hist.append("--ovs-retry-failed")
+    argv = ["--shards", str(len(todo)), "--out", rdir, "history"] + hist
+    log("find: round %d: %d commit(s) in %d shard(s) through %s -> %s"
+        % (r, len(todo), len(todo), engine[0], rdir))
+    old = os.environ.get("SBATCH_WAIT")
+    try:
+        if engine[0] == "slurm":
+            os.environ["SBATCH_WAIT"] = "1"     # sbatch returns when the job ended
+            engines.slurm(argv)
+        else:
+            engines.parallel([engine[1]] + argv)
+    except SystemExit as exc:
+        if exc.code not in (0, 1, None):
+            raise StudyError("round %d: %s failed: %s" % (r, engine[0], exc.code))
+    finally:
+        if engine[0] == "slurm":
+            if old is None:
+                os.environ.pop("SBATCH_WAIT", None)
+            else:
+                os.environ["SBATCH_WAIT"] = old
+    merged = os.path.join(rdir, "merged")
+    if not os.path.exists(os.path.join(merged, STUDY)):
+        log("find: round %d: no merged study in %s; its commits read as not measurable"
+            % (r, merged))
+        return
+    with open(os.path.join(merged, STUDY)) as f:
+        study = json.load(f)
+    line = {p["index"]: todo[p["index"]] for p in study["points"]}
+    rel = os.path.relpath(merged, out_dir)
+    got = resultsdir.read_index(merged)
+    for e in got["entries"]:
+        e = dict(e, file=os.path.join(rel, e["file"]))
+        if e.get("study_point") is not None:
+            e["study_point"] = line[e["study_point"]]
+        index_doc["entries"].append(e)
+    index_doc["failures"] += [dict(x, job="round-%d/%s" % (r, x["job"]))
+                              for x in got["failures"]]
+    resultsdir.write_index(out_dir, index_doc["entries"], index_doc["failures"])
+    for k in ("built", "cached", "failed"):
+        builder.remote[k] += study.get("builds", {}).get(k, 0)
+    builder.remote["commits"] += [commits[i] for i in todo]
 
 
 def run_find(args, argv):
@@ -555,6 +825,7 @@ def run_find(args, argv):
     if args.dry_run:
         return 0
     workload = FIGURES[metric][0]
+    engine = _engine(args.engine)
     load_ds, ir_ds = _datasets(args, workload == "load", workload == "load-ir")
     tmpls = templates(load_ds, ir_ds, args.repetitions)
     out_dir = os.path.abspath(args.resume) if args.resume else _out_dir(args, "find")
@@ -564,18 +835,21 @@ def run_find(args, argv):
     builder = Builder(tree, args.ovs_cache_dir, args.ovs_retry_failed,
                       worktree=os.path.join(cache, "worktrees", "bisect-" + re.sub(
                           r"[^A-Za-z0-9]", "_", os.path.abspath(tree)).strip("_")))
-    base_t = builder(commits[0], good if not note else commits[0][:10])
-    if base_t is None:
-        raise StudyError("the good end %s does not build" % commits[0][:10])
+    if engine is None:
+        base_t = builder(commits[0], good if not note else commits[0][:10])
+        if base_t is None:
+            raise StudyError("the good end %s does not build" % commits[0][:10])
     measured = {}
 
     def measure(indices):
         groups = []
         done = {e.get("study_point") for e in index_doc["entries"]
                 if e.get("study_role") == "point"}
-        for i in indices:
-            if i in done:       # --resume: measured before
-                continue
+        todo = [i for i in indices if i not in done]      # --resume: measured before
+        if engine is not None and todo:
+            measure_round(args, engine, metric, commits, todo, out_dir, index_doc, builder)
+            todo = []
+        for i in todo:
             t = builder(commits[i], bad if i == n - 1 else commits[i][:10])
             if t is not None:
                 groups.append(group_jobs(i, base_t, t, tmpls, ir_of_ref=not measured))
@@ -601,9 +875,12 @@ def run_find(args, argv):
                  "threshold": args.threshold, "parallel": args.parallel, "line": commits,
                  "result": result, "measured": {str(k): v for k, v in measured.items()},
                  "commits": {str(k): v for k, v in infos.items()},
-                 "builds": {"built": len(builder.built), "cached": len(builder.cached),
-                            "failed": len(builder.failed),
-                            "commits": builder.built + builder.cached},
+                 "builds": {"built": len(builder.built) + builder.remote["built"],
+                            "cached": len(builder.cached) + builder.remote["cached"],
+                            "failed": len(builder.failed) + builder.remote["failed"],
+                            "commits": builder.built + builder.cached +
+                            builder.remote["commits"]},
+                 "engine": args.engine,
                  "load_dataset": (load_ds or ir_ds)["label"],
                  "repetitions": args.repetitions}
         _write_study(out_dir, study)
@@ -620,6 +897,8 @@ HISTORY_EXAMPLES = """examples:
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v2.17.0,v3.*.0' --scale 0.1
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.5.0..v3.6.0:20,ref=v3.5.0'
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.*.0' --dry-run
+  scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.*.0' --shards 3 --plan-shards
+  scripts/jsonbench slurm --shards 3 --out S history --ovs-tree ~/ovs --ovs-ref 'v3.*.0'
 (docs/history.md)"""
 
 FIND_EXAMPLES = """examples:
@@ -655,10 +934,16 @@ def main_history(argv):
     _common(ap)
     ap.add_argument("--no-build", action="store_true",
                     help="only commits whose build is cached; the others are gaps")
+    ap.add_argument("--metrics", metavar="LIST",
+                    help="figures to measure, comma list of %s (default all)"
+                    % ", ".join(FIGURES))
     ap.add_argument("--ovs-ref", required=True, help="points: REF, tag glob (v3.*.0), "
                     "A..B (first-parent), A..B:N (every Nth), ref=REF (the reference; "
                     "default the last point); comma list")
+    from . import shards
+    shards.add_args(ap)
     args = ap.parse_args(argv)
+    shards.check_args(ap, args)
     return _run(run_history, args, argv)
 
 
@@ -677,6 +962,10 @@ def main_find(argv):
                     help="percent change that counts as moved (default 5)")
     ap.add_argument("--parallel", type=int, default=1,
                     help="commits measured per round (k-way bisection; default 1)")
+    ap.add_argument("--engine", metavar="slurm|parallel:HOSTS",
+                    help="measure each round's commits as shards, one commit per shard: "
+                         "a Slurm job array, or GNU parallel over ssh on HOSTS (comma "
+                         "list, ':' is this machine); default: here, one after the other")
     O.resume(ap, "commits")
     args = ap.parse_args(argv)
     if args.resume:

@@ -12,7 +12,8 @@ when their CPU models differ: ratios stay valid per node (each group ran
 on one node), absolute figures across groups do not.
 
 Front ends with files of their own (the claims reproduction's
-claims-run.json) register a merger in TOOLS; the rest is generic."""
+claims-run.json, a history's study.json) register a merger in TOOLS; the
+rest is generic."""
 
 import argparse
 import os
@@ -267,11 +268,24 @@ def render_suite(out_dir):
     log("merge: report %s" % generate(out_dir))
 
 
+def merge_history(good, out_dir, n):
+    from . import history
+    history.merge_study(good, out_dir, n)
+
+
+def render_history(out_dir):
+    from .report import history
+    history.render(out_dir)
+    log("merge: report %s" % os.path.join(out_dir, "report.md"))
+
+
 # tool (plan.json "tool") -> "files": its own files in a results folder
 # (not copied), "merge"(shards, out_dir, n): writes them, "render"(out_dir)
 TOOLS = {"suite": {"render": render_suite},
          "reproduce": {"files": ["claims-run.json"], "merge": merge_claims,
-                       "render": render_claims}}
+                       "render": render_claims},
+         "history": {"files": ["study.json", "history.png", "history.svg"],
+                     "merge": merge_history, "render": render_history}}
 
 
 def main(argv):

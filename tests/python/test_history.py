@@ -13,6 +13,11 @@
   execute loop, with builds and the real load replaced by stand-ins whose
   RSS is a number stored in the commit's tree: find names the planted
   commit, history writes its study, report and chart.
+- Shards of a history on the same stand-ins: --plan-shards is
+  deterministic and keeps each commit with its reference, three shards
+  merged equal the serial run (every job once, the same figures, the
+  chart), a missing shard leaves its points unmeasured, and the merge
+  refuses a shard of another commit or plan.
 
 usage: test_history.py BUILD_ROOT (its datasets/ovsdb-gen makes the small
 dataset the valgrind load would read; the load itself is a stand-in)"""
@@ -22,18 +27,16 @@ import io
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
 from jsonbench import history
-from jsonbench.realovs import gbench as rgbench
 from jsonbench.realovs import workloads as real_workloads
-from jsonbench.realovs.target import Target
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
 from testkit import Checks  # noqa: E402
+from standin_ovs import install, make_repo  # noqa: E402
 
 check = Checks()
 BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -86,45 +89,6 @@ def test_bisect():
           "every split interval moved by more than the threshold, the last is the commit")
 
 
-def git(repo, *args):
-    return subprocess.run(["git", "-C", repo] + list(args), check=True,
-                          capture_output=True, text=True).stdout.strip()
-
-
-def commit(repo, rss, msg):
-    with open(os.path.join(repo, "rss.txt"), "w") as f:
-        f.write("%d\n" % rss)
-    git(repo, "add", "rss.txt")
-    git(repo, "commit", "-q", "--allow-empty", "-m", msg)
-    return git(repo, "rev-parse", "HEAD")
-
-
-def make_repo(root):
-    """main: 40 commits, RSS 100 MB until 'json: Store short strings
-    in-place.' (commit 23) makes it 80; v1.0.0 at commit 5, a branch-1.0
-    with v1.0.1 off the line, v1.1.0 at the end."""
-    repo = os.path.join(root, "ovs")
-    os.makedirs(repo)
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "t@example.org")
-    git(repo, "config", "user.name", "t")
-    shas = []
-    for i in range(40):
-        if i == 23:
-            shas.append(commit(repo, 80 << 20, "json: Store short strings in-place."))
-        else:
-            shas.append(commit(repo, (80 if i > 23 else 100) << 20, "change %d" % i))
-        if i == 5:
-            git(repo, "tag", "v1.0.0")
-            git(repo, "branch", "branch-1.0")
-    git(repo, "checkout", "-q", "branch-1.0")
-    commit(repo, 100 << 20, "Set release date for 1.0.1.")
-    git(repo, "tag", "v1.0.1")
-    git(repo, "checkout", "-q", "main")
-    git(repo, "tag", "v1.1.0")
-    return repo, shas
-
-
 def test_points(repo, shas):
     pts, labels, ref, notes = history.expand_points(repo, "v1.*.0")
     check(pts == [shas[5], shas[39]] and ref == shas[39] and not notes,
@@ -148,47 +112,11 @@ def line_commit(repo, index):
     return history.line_between(repo, "v1.0.1", "v1.1.0")[0][index]
 
 
-class FakeBuilder(history.Builder):
-    """Builds nothing: a Target per commit, counted as built."""
-
-    def __call__(self, c, label):
-        if c in self.targets:
-            return self.targets[c]
-        if label == "v1.0.0-broken":
-            self.failed[c] = "error: stand-in build failure"
-            return None
-        self.built.append(c)
-        t = Target("ovs-" + label, {"ovsdb-server": "/bin/true", "ovsdb-tool": "/bin/true"},
-                   "1.0", commit=c)
-        self.targets[c] = t
-        return t
-
-
-def fake_load(repo):
-    def load(target, ds, opts):
-        rss = int(git(repo, "show", "%s:rss.txt" % target.commit))
-        rss += random.randint(0, 1 << 16)
-        return [rgbench.row("load/load", {"real_time": 10.0, "cpu_time": 9.0 + random.random(),
-                                          "rss_after_load_bytes": rss, "peak_rss_bytes": rss,
-                                          "rss_bytes": rss})]
-    return load
-
-
-def fake_load_ir(repo):
-    def load_ir(target, ds, opts):
-        rss = int(git(repo, "show", "%s:rss.txt" % target.commit))
-        return [rgbench.row("load-ir/load", {"real_time": 0.0, "cpu_time": 0.0,
-                                             "instructions": rss * 3})]
-    return load_ir
-
-
 def test_end_to_end(root, repo, shas):
     ds = os.path.join(root, "tiny.ovsdb")
     with open(ds, "w") as f:
         f.write("OVSDB JSON 2 0\n{}\n")
-    history.Builder = FakeBuilder
-    real_workloads.load = fake_load(repo)
-    real_workloads.ONCE["load-ir"] = fake_load_ir(repo)
+    install(repo)
     out = os.path.join(root, "find")
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()) as so, contextlib.redirect_stderr(err):
@@ -269,12 +197,189 @@ def test_end_to_end(root, repo, shas):
     check(rc == 2, "an existing results folder is refused")
 
 
+def quiet(fn, argv):
+    with contextlib.redirect_stdout(io.StringIO()) as so, \
+            contextlib.redirect_stderr(io.StringIO()):
+        rc = fn(argv)
+    return rc, so.getvalue()
+
+
+def stems(folder):
+    with open(os.path.join(folder, "index.json")) as f:
+        index = json.load(f)
+    return sorted([os.path.splitext(os.path.basename(e["file"]))[0] for e in index["entries"]]
+                  + [x["job"] for x in index["failures"]])
+
+
+def test_shards(root, repo, shas):
+    """history --shards N --shard K on the stand-in builds, merged: the
+    split is deterministic and keeps each commit with its reference, the
+    merged folder equals the serial run (every job once, the same
+    figures, the chart), and the merge refuses mixed commits and plans."""
+    from jsonbench import merge
+    ds = os.path.join(root, "tiny.ovsdb")
+    study = ["--ovs-tree", repo, "--ovs-ref", "v1.0.0..v1.1.0:8,ref=v1.0.1", "--dataset", ds,
+             "--repetitions", "2", "--build-dir", BUILD]
+    rc, out3 = quiet(history.main_history, study + ["--shards", "3", "--plan-shards"])
+    rc2, again = quiet(history.main_history, study + ["--shards", "3", "--plan-shards"])
+    split = json.loads(out3)
+    _rc, out1 = quiet(history.main_history, study + ["--shards", "1", "--plan-shards"])
+    serial_plan = json.loads(out1)
+    check(rc == 0 and rc2 == 0 and out3 == again and split["units"] == 7 and
+          split["plan_hash"] == serial_plan["plan_hash"],
+          "--plan-shards: the same split twice, one plan hash whatever N, 6 points + the "
+          "reference's valgrind load (%s)" % split.get("units"))
+    costs = [part["cost"] for part in split["assignment"]]
+    check(max(costs) - min(costs) <= max(costs) / 2,
+          "largest first: the shards' costs are close: %s" % costs)
+    for part in split["assignment"]:
+        for u in part["units"]:
+            if u.startswith("p"):
+                prefix = u.split()[0] + "__"
+                mine = [j for j in part["jobs"] if j.startswith(prefix)]
+                elsewhere = [j for other in split["assignment"] if other is not part
+                             for j in other["jobs"] if j.startswith(prefix)]
+                check(len(mine) == 3 and not elsewhere and
+                      any(j.endswith("__ovs-v1.0.1") for j in mine),
+                      "%s: its loads, the reference's and its valgrind load in shard %d "
+                      "only: %s" % (u, part["shard"], mine))
+
+    serial = os.path.join(root, "hs-serial")
+    rc, _ = quiet(history.main_history, study + ["--out", serial])
+    check(rc == 0, "serial history runs")
+    folders = []
+    for k in (1, 2, 3):
+        folders.append(os.path.join(root, "hs", "shard-%d" % k))
+        rc, _ = quiet(history.main_history, study + ["--shards", "3", "--shard", str(k),
+                                                     "--out", folders[-1]])
+        check(rc == 0 and stems(folders[-1]) == sorted(split["assignment"][k - 1]["jobs"]),
+              "shard %d runs exactly its groups' jobs" % k)
+        check(not os.path.exists(os.path.join(folders[-1], "report.md")),
+              "shard %d writes no report (the merge does)" % k)
+    merged = os.path.join(root, "hs", "merged")
+    rc, _ = quiet(merge.main, folders + ["--out", merged])
+    check(rc == 0 and stems(merged) == stems(serial) == sorted(serial_plan["assignment"][0]
+                                                                ["jobs"]),
+          "the merged index is the serial plan, each job once (rc %d)" % rc)
+    a = json.load(open(os.path.join(serial, "study.json")))
+    b = json.load(open(os.path.join(merged, "study.json")))
+
+    def figures(s, name, field):
+        return [round(p["figures"][name][field] / (1 << 20)) if field == "median"
+                else round(p["figures"][name][field], 4) for p in s["points"]]
+    check(figures(a, "rss_after_load", "median") == figures(b, "rss_after_load", "median")
+          == [100, 100, 100, 80, 80, 80] and
+          figures(a, "load_instructions", "ratio") == figures(b, "load_instructions", "ratio")
+          == [1.0] * 3 + [0.8] * 3,
+          "merged figures equal the serial run's, the reference's valgrind count taken "
+          "from another shard: %s" % figures(b, "load_instructions", "ratio"))
+    text = open(os.path.join(merged, "report.md")).read()
+    check("scripts/jsonbench history" in text and "--shard " not in text and
+          "over 3 shards" in text and text.count("| v1.") >= 2,
+          "the merged report renders with the study's command and the shards")
+    try:
+        import matplotlib  # noqa: F401
+        check(os.path.getsize(os.path.join(merged, "history.png")) > 1000,
+              "the merged report draws the chart")
+    except ImportError:
+        print("skip: matplotlib not installed, chart not checked")
+
+    # A missing shard: its points are not measured, its jobs failure entries.
+    rc, _ = quiet(merge.main, [folders[0], folders[2], "--out", merged + "-2"])
+    doc = json.load(open(os.path.join(merged + "-2", "study.json")))
+    gone = [p["index"] for p in doc["points"] if "not_measured" in p]
+    check(rc == 1 and gone and stems(merged + "-2") == [
+        j for j in sorted(stems(serial) + ["shard-2-of-3"])],
+        "a missing shard: its points not measured (%s), every job still named once" % gone)
+
+    # Refusals: another commit, another plan (other repetitions).
+    other = os.path.join(root, "hs", "shard-2-other-commit")
+    import shutil
+    shutil.copytree(folders[1], other)
+    with open(os.path.join(other, "plan.json")) as f:
+        plan = json.load(f)
+    plan["commit"] = "0000000"
+    with open(os.path.join(other, "plan.json"), "w") as f:
+        json.dump(plan, f)
+    rc, _ = quiet(merge.main, [folders[0], other, folders[2], "--out", merged + "-3"])
+    check(rc == 1 and not os.path.exists(merged + "-3"), "a shard of another commit is "
+          "refused, nothing written")
+    reps3 = os.path.join(root, "hs", "shard-2-reps3")
+    rc, _ = quiet(history.main_history, [a if a != "2" else "3" for a in study] +
+                  ["--shards", "3", "--shard", "2", "--out", reps3])
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        rc = merge.main([folders[0], reps3, folders[2], "--out", merged + "-4"])
+    check(rc == 1 and "plan hash" in err.getvalue() and not os.path.exists(merged + "-4"),
+          "a shard of another plan (3 repetitions) is refused: %s" % err.getvalue().strip())
+
+
+def test_find_engine(root, repo, shas):
+    """find --engine: each round's commits are a history of those commits
+    in one shard each, submitted through the engine (here stand-ins for
+    Slurm and GNU parallel that run the engine's shards in this process
+    and merge them), and the bisection reads the merged rounds."""
+    from jsonbench import engines, merge
+    rounds = []
+
+    def fake(name):
+        def engine(argv):
+            hosts = argv[0] if name == "parallel" else None
+            args, study = engines._parse(argv, name, "", "", hosts=bool(hosts))
+            check(args.command == "history" and (name != "slurm" or
+                                                 os.environ.get("SBATCH_WAIT") == "1"),
+                  "%s runs a history and waits for it: %s" % (name, argv))
+            n = args.shards
+            rounds.append((name, n, args.args[args.args.index("--ovs-ref") + 1]))
+            folders = [os.path.join(study, "shard-%d" % k) for k in range(1, n + 1)]
+            for k, f in enumerate(folders, 1):
+                quiet(history.main_history, args.args + ["--shards", str(n), "--shard",
+                                                         str(k), "--out", f])
+            return quiet(merge.main, folders + ["--out", os.path.join(study, "merged")])[0]
+        return engine
+    engines.slurm, engines.parallel = fake("slurm"), fake("parallel")
+    ds = os.path.join(root, "tiny.ovsdb")
+    for engine in ("slurm", "parallel::"):
+        out = os.path.join(root, "find-" + engine.rstrip(":"))
+        rounds.clear()
+        rc, text = quiet(history.main_find, [
+            "--ovs-tree", repo, "--ovs-ref", "v1.0.1..v1.1.0", "--metrics", "rss_after_load",
+            "--threshold", "5", "--dataset", ds, "--repetitions", "2", "--out", out,
+            "--build-dir", BUILD, "--parallel", "3", "--engine", engine])
+        study = json.load(open(os.path.join(out, "study.json")))
+        check(rc == 0 and study["result"]["found"] == [18],
+              "find --engine %s names the planted commit (rc %d, found %s)"
+              % (engine, rc, study["result"]["found"]))
+        check(len(rounds) == len(study["result"]["rounds"]) and rounds[0][1] == 1 and
+              all(1 <= n <= 3 and n == len(refs.split(",")) - 1 for _e, n, refs in rounds)
+              and max(n for _e, n, _r in rounds) == 3,
+              "one engine run per round, one shard per commit, up to 3: %s"
+              % [n for _e, n, _r in rounds])
+        check(all(refs.endswith(",ref=" + shas[5][:12]) for _e, _n, refs in rounds),
+              "every round pairs its commits with the good end")
+        with open(os.path.join(out, "index.json")) as f:
+            index = json.load(f)
+        check(index["entries"] and all(os.path.exists(os.path.join(out, e["file"]))
+                                       for e in index["entries"]) and
+              {e["study_point"] for e in index["entries"]} ==
+              {int(k) for k in study["measured"]},
+              "find's index holds the rounds' entries at their line positions")
+        check("\n# Which commit" in text and shas[23][:10] in text,
+              "find --engine prints the report naming the commit")
+    rc, _ = quiet(history.main_find, ["--ovs-tree", repo, "--ovs-ref", "v1.0.1..v1.1.0",
+                                      "--dataset", ds, "--engine", "parallel",
+                                      "--out", os.path.join(root, "find-bad")])
+    check(rc == 2, "--engine parallel without hosts is an error")
+
+
 def main():
     test_bisect()
     with tempfile.TemporaryDirectory() as root:
         repo, shas = make_repo(root)
         test_points(repo, shas)
         test_end_to_end(root, repo, shas)
+        test_shards(root, repo, shas)
+        test_find_engine(root, repo, shas)
     print("real OVS not used: history/find with real builds run by hand "
           "(docs/history.md)")
     return check.finish("history and find: ok")

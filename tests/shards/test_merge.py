@@ -199,6 +199,15 @@ def test_engines(tmp):
     check("--joblog" in r.stdout and os.path.join(study, "parallel", "joblog") in r.stdout,
           "parallel keeps GNU parallel's joblog in the study: %s" % r.stdout)
     test_parallel_hosts(tmp)
+    hstudy = os.path.join(tmp, "hstudy")
+    r = subprocess.run(jb + ["slurm", "--dry-run", "--shards", "2", "--out", hstudy, "history",
+                             "--ovs-tree", "/ovs", "--ovs-ref", "v3.*.0"], env=env,
+                       capture_output=True, text=True)
+    path = os.path.join(hstudy, "slurm", "shards.sbatch")
+    text = open(path).read() if os.path.exists(path) else ""
+    check(r.returncode == 0 and "scripts/jsonbench history --ovs-tree /ovs --ovs-ref "
+          "'v3.*.0'" in text and "--shards 2 --shard \"$k\"" in text,
+          "slurm --dry-run takes a history study: %s" % (r.stderr[-300:] or text[-600:]))
     r = subprocess.run(jb + ["slurm", "--shards", "2", "--out", study, "run", "--shard", "1"],
                        env=env, capture_output=True, text=True)
     check(r.returncode == 2 and "--shard" in r.stderr, "the study may not name --shard")

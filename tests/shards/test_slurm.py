@@ -8,8 +8,11 @@ with `scripts/jsonbench slurm --shards 3` under SBATCH_WAIT=1 (sbatch
 --wait), and checks: 3 shard folders, no two shards' measuring intervals
 overlap, every group whole in one shard, the merged index holds every job
 of the serial plan once, the report renders (with the nodes), and the
-merge refuses a shard edited to carry another commit.  The daemons it
-started are stopped by pid, also when a check fails.
+merge refuses a shard edited to carry another commit.  Then a history
+of a stand-in OVS tree (tests/pylib/standin_ovs.py) in 3 shards the same
+way: each commit whole in one shard, the merged index the serial plan,
+the merged report with its chart.  The daemons it started are stopped
+by pid, also when a check fails.
 
 Skips (exit 77) when not root or a Slurm/munge program is missing.
 
@@ -26,7 +29,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from testkit import Checks  # noqa: E402
-from studykit import TinyStudy, free_port, read, skip, stop_by_pid  # noqa: E402
+from studykit import TinyStudy, free_port, read, skip, stems, stop_by_pid  # noqa: E402
 
 PROGRAMS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scancel")
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
@@ -136,6 +139,64 @@ class Daemons:
         stop_by_pid(p for name, p in self.procs)
 
 
+def plan_shards(command, env, n):
+    """The split a study's command prints with --shards N --plan-shards."""
+    r = subprocess.run(command + ["--shards", str(n), "--plan-shards"], env=env,
+                       capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def history_study(daemons, tmp, root, build_root, check):
+    """A history of the stand-in OVS tree (tests/pylib/standin_ovs.py: its
+    builds and loads are stand-ins in every process the job starts) in 3
+    shards on the same Slurm, merged: every group whole in one shard, no
+    overlapping measuring intervals, the merged index is the serial plan,
+    and the merged report draws the chart."""
+    sys.path.insert(0, os.path.join(root, "tests", "pylib"))
+    import standin_ovs
+    repo, _shas = standin_ovs.make_repo(os.path.join(tmp, "history"))
+    ds = os.path.join(tmp, "nb.ovsdb")
+    study = ["--ovs-tree", repo, "--ovs-ref", "v1.0.0..v1.1.0:8,ref=v1.0.1", "--dataset", ds,
+             "--repetitions", "2", "--build-dir", build_root]
+    env = dict(daemons.env, JSONBENCH_STANDIN_OVS=repo, SBATCH_WAIT="1",
+               PYTHONPATH=os.pathsep.join([os.path.join(root, "python"),
+                                           os.path.join(root, "tests", "pylib", "standin")]))
+    jb = [os.path.join(root, "scripts", "jsonbench")]
+    split, serial = [plan_shards(jb + ["history"] + study, env, n) for n in (3, 1)]
+    out = os.path.join(tmp, "hstudy")
+    t0 = time.time()
+    r = subprocess.run(jb + ["slurm", "--shards", "3", "--out", out, "history"] + study,
+                       env=env, capture_output=True, text=True)
+    print("slurm history study: exit %d in %.0f s" % (r.returncode, time.time() - t0))
+    check(r.returncode == 0, "slurm history study exits 0:\n%s%s" % (r.stdout[-2000:],
+                                                                    r.stderr[-2000:]))
+    intervals = []
+    for part in split["assignment"]:
+        f = os.path.join(out, "shard-%d" % part["shard"])
+        if not check(os.path.exists(os.path.join(f, "index.json")),
+                     "history shard %d folder" % part["shard"]):
+            continue
+        index = read(os.path.join(f, "index.json"))
+        have = sorted(stems(index) + [x["job"] for x in index["failures"]])
+        check(have == sorted(part["jobs"]), "history shard %d holds exactly its groups "
+              "(each commit with its reference): %s" % (part["shard"], have))
+        intervals.append(read(os.path.join(f, "env.json"))["shard"]["measured"])
+    intervals.sort()
+    check(len(intervals) == 3 and all(a[1] <= b[0] for a, b in zip(intervals, intervals[1:])),
+          "no two history shards measured at once: %s" % intervals)
+    merged = os.path.join(out, "merged")
+    if check(os.path.exists(os.path.join(merged, "index.json")), "history merged"):
+        index = read(os.path.join(merged, "index.json"))
+        check(sorted(stems(index)) == sorted(serial["assignment"][0]["jobs"]) and
+              not index["failures"], "the merged history index is the serial plan, each "
+              "job once (failures %s)" % index["failures"])
+        text = open(os.path.join(merged, "report.md")).read() \
+            if os.path.exists(os.path.join(merged, "report.md")) else ""
+        check("![history](history.png)" in text and "over 3 shards" in text and
+              os.path.exists(os.path.join(merged, "history.png")),
+              "the merged history report draws the chart")
+
+
 def main():
     if os.geteuid() != 0:
         skip("not root: slurmd and munged are started as root here")
@@ -208,6 +269,7 @@ def main():
               not os.path.exists(os.path.join(tmp, "refused")),
               "merge refuses a shard of another commit (exit %d): %s" % (r.returncode,
                                                                          r.stderr[-500:]))
+        history_study(daemons, tmp, root, build_root, check)
     except (RuntimeError, subprocess.CalledProcessError, OSError) as exc:
         check(False, "%s\nslurmctld: %s\nslurmd: %s" % (exc, daemons.tail("slurmctld"),
                                                         daemons.tail("slurmd")))

@@ -165,7 +165,7 @@ def history_md(study, out_dir, command, charts):
              "with min-max; load instructions are valgrind's count of `ovsdb-tool "
              "query` on %s net of an empty database (one run, machine-independent)."
              % (study["load_dataset"], study["repetitions"], ref["label"],
-                ref["commit"][:10], study["ir_dataset"]), ""]
+                ref["commit"][:10], study.get("ir_dataset") or "(not measured)"), ""]
     for n in study.get("notes", []):
         lines += ["Note: %s" % n, ""]
     if isinstance(charts, list):
@@ -177,8 +177,9 @@ def history_md(study, out_dir, command, charts):
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for p in study["points"]:
         row = [p["label"], "`%s`" % p["commit"][:10], p["date"][:10]]
-        if "failed" in p or "not_built" in p:
-            row += ["build failed" if "failed" in p else "not built (--no-build)"] + \
+        if "failed" in p or "not_built" in p or "not_measured" in p:
+            row += ["build failed" if "failed" in p else "not built (--no-build)"
+                    if "not_built" in p else "not measured (%s)" % p["not_measured"]] + \
                 [""] * (len(study["figures"]) - 1)
         else:
             row += [_fmt(p.get("figures", {}).get(f), FIGURES[f][4])
@@ -193,8 +194,10 @@ def history_md(study, out_dir, command, charts):
             lines.append("- %s: `%s`" % (p["label"], reason.strip()[:200]))
     b = study.get("builds", {})
     lines += ["", "Builds: %d built here, %d from the cache, %d failed, %d not built "
-              "(--no-build)." % (b.get("built", 0), b.get("cached", 0), b.get("failed", 0),
-                                 b.get("not_built", 0)), ""]
+              "(--no-build)%s." % (b.get("built", 0), b.get("cached", 0), b.get("failed", 0),
+                                   b.get("not_built", 0), "" if not study.get("shards") else
+                                   ", over %d shards (each builds the reference)"
+                                   % study["shards"]), ""]
     return "\n".join(lines)
 
 
@@ -242,8 +245,15 @@ def find_md(study, command, out_dir):
     for lo, hi in res["unresolved"]:
         lines.append("- unresolved between %s and %s (no buildable commit between)"
                      % (line[lo][:10], line[hi][:10]))
-    lines += ["", "Builds: %d commits measured, %d compiled here, %d from the cache, "
-              "%d failed." % (len(b["commits"]), b["built"], b["cached"], b["failed"]), ""]
+    engine = study.get("engine")
+    lines += ["", "Builds: %d commits measured, %d compiled %s, %d from the cache, "
+              "%d failed." % (len(b["commits"]), b["built"], "here" if not engine else
+                              "on the nodes (each also builds the good end)", b["cached"],
+                              b["failed"]), ""]
+    if engine:
+        lines += ["Each round's commits ran as shards of one history, one commit per "
+                  "shard, through `--engine %s` (`round-R/merged` in the results "
+                  "folder)." % engine, ""]
     lines += ["## Steps", "",
               "| round | interval | values (good = 1) | change | split? |", "|---|---|---|---|---|"]
     for r, rnd in enumerate(res["rounds"]):
