@@ -4,7 +4,7 @@ optionally a dump of the loaded database and an offline compaction.
 
 usage: measure-load.py --target NAME=BUILDDIR [--target ...]
                        --db LABEL=FILE [--db ...] [--reps N] [--settle S]
-                       [--dump] [--compact] [--client PATH]
+                       [--dump [LABELS]] [--compact [LABELS]] [--client PATH]
                        [--parallel | --jobs N] [--out results.jsonl]
 
 Each BUILDDIR holds ovsdb/ovsdb-server and utilities/ovs-appctl (an OVS
@@ -16,7 +16,7 @@ or a clustered one (`ovsdb-tool create-cluster`).
 For every repetition and every dataset, every target runs in turn
 (interleaved; the order rotates by one target each repetition, so that no
 target is always first after another dataset), or --jobs N of them at once
-(--parallel: all).  The database is copied into a fresh temporary
+(--parallel: all; dumps still one at a time).  The database is copied into a fresh temporary
 directory, ovsdb-server is started on it with the same options as the
 project's real-OVS runner, and, once it answers on its control socket
 (which it creates after reading its databases) and --settle seconds more
@@ -33,14 +33,15 @@ have passed, the process is measured from /proc:
                 show up here)
 
 --dump then runs `ovsdb-client -f json dump` of the whole database
-(output discarded) and adds:
+(output discarded; --dump LABEL,... only for those datasets) and adds:
 
   dump_cpu_s    the server's CPU during the dump (its utime + stime after
                 minus before)
-  dump_wall_s, dump_client_cpu_s: the client's wall time and CPU (rusage)
+  dump_wall_s, dump_client_cpu_s, dump_client_peak_rss_bytes: the
+                client's wall time, CPU and ru_maxrss
   dump_peak_rss_bytes: the server's VmHWM after the dump
 
-The server is then stopped by its pid.  --compact runs `ovsdb-tool compact
+The server is then stopped by its pid.  --compact [LABEL,...] runs `ovsdb-tool compact
 COPY OUT` on another fresh copy of a standalone file (a clustered database
 is compacted by its server, not offline, so it gets no compaction) and
 adds compact_cpu_s and compact_peak_rss_bytes (the child's rusage: utime +
@@ -54,6 +55,9 @@ are printed at the end.  Examples:
   measure-load.py --dump --compact --client bin-base/ovsdb/ovsdb-client \\
       --target base=bin-base --target new=bin-new --db nb-1=nb-1.db \\
       --db nb-1-cluster=nb-1-cluster.db --reps 3 --out r.jsonl
+  measure-load.py --dump nb-1 --compact nb-1-log --jobs 2 \\
+      --target base=bin-base --target new=bin-new --db nb-1=nb-1.db \\
+      --db nb-1-log=nb-1-log.db --reps 3
 """
 
 import argparse
@@ -66,9 +70,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TICK = os.sysconf("SC_CLK_TCK")
+# One dump at a time, even with --jobs: the client holds the whole reply
+# (about 1.3x the server's RSS).
+DUMP_LOCK = threading.Lock()
 
 
 def proc_stat(pid):
@@ -145,12 +153,15 @@ def compact(tool, db):
 def dump(client, tool, db, sock, pid):
     name = subprocess.run([tool, "db-name", db], capture_output=True,
                           text=True, check=True).stdout.strip()
-    before = proc_stat(pid)
-    wall, cpu, _ = run_child([client, "-f", "json", "dump",
-                              "unix:" + sock, name])
-    return {"dump_cpu_s": round(proc_stat(pid) - before, 3),
+    with DUMP_LOCK:
+        before = proc_stat(pid)
+        wall, cpu, peak = run_child([client, "-f", "json", "dump",
+                                     "unix:" + sock, name])
+        after = proc_stat(pid)
+    return {"dump_cpu_s": round(after - before, 3),
             "dump_wall_s": round(wall, 3),
             "dump_client_cpu_s": round(cpu, 3),
+            "dump_client_peak_rss_bytes": peak,
             "dump_peak_rss_bytes": proc_status(pid)[1]}
 
 
@@ -221,10 +232,12 @@ def main():
                     help="LABEL=FILE")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--settle", type=float, default=0.0)
-    ap.add_argument("--dump", action="store_true",
-                    help="also measure a dump of the loaded database")
-    ap.add_argument("--compact", action="store_true",
-                    help="also measure `ovsdb-tool compact` of the file")
+    ap.add_argument("--dump", nargs="?", const="all", metavar="LABELS",
+                    help="also measure a dump of the loaded database (of "
+                    "every dataset, or of the LABELS, comma-separated)")
+    ap.add_argument("--compact", nargs="?", const="all", metavar="LABELS",
+                    help="also measure `ovsdb-tool compact` of the file "
+                    "(every standalone dataset, or the LABELS)")
     ap.add_argument("--client", help="the ovsdb-client for every target "
                     "(default: each target's)")
     ap.add_argument("--out")
@@ -238,6 +251,9 @@ def main():
     targets = [t.split("=", 1) for t in args.target]
     dbs = [d.split("=", 1) for d in args.db]
     jobs = len(targets) if args.parallel else max(1, args.jobs)
+
+    def wanted(option, label):
+        return option == "all" or (option and label in option.split(","))
     rows = []
     for rep in range(args.reps):
         order = targets[rep % len(targets):] + targets[:rep % len(targets)]
@@ -250,12 +266,12 @@ def main():
                        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                              time.gmtime())}
                 client = None
-                if args.dump:
+                if wanted(args.dump, label):
                     client = args.client or os.path.join(
                         build, "ovsdb", "ovsdb-client")
                 try:
                     row.update(run_one(build, db, args.settle, client))
-                    if args.compact and not clustered:
+                    if wanted(args.compact, label) and not clustered:
                         row.update(compact(os.path.join(build, "ovsdb",
                                                         "ovsdb-tool"), db))
                 except (OSError, RuntimeError,
