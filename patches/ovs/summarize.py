@@ -2,8 +2,13 @@
 """Medians per target and dataset of measure-load.py output, each target
 against the base, and the series' goals checked.
 
-usage: summarize.py RESULTS.jsonl [--base base] [--json OUT.json]
-                    [--long]
+usage: summarize.py RESULTS.jsonl [MORE.jsonl...] [--base base]
+                    [--json OUT.json] [--long]
+
+Several files are several runs: their repetitions are distinct ones
+(repetition 0 of each file is a different one; the pairs of the same
+repetition stay within a file).  A repetition of a dataset that not
+every target finished (a stopped run) is left out.
 
 Prints markdown: a table with one row per dataset and metric and one
 column per target (median, and its ratio to the base's median), then the
@@ -55,7 +60,7 @@ def summarize(rows, base):
     for key, rs in groups.items():
         out[key] = {}
         for m in METRICS:
-            vals = {r["rep"]: r[m] for r in rs if m in r}
+            vals = {(r["_run"], r["rep"]): r[m] for r in rs if m in r}
             if vals:
                 out[key][m] = (statistics.median(vals.values()), len(vals),
                                vals)
@@ -71,13 +76,24 @@ def main():
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="example:\n" + __doc__.rsplit("\n\n", 1)[1])
-    ap.add_argument("results")
+    ap.add_argument("results", nargs="+")
     ap.add_argument("--base", default="base")
     ap.add_argument("--json")
     ap.add_argument("--long", action="store_true",
                     help="one row per target, dataset and metric")
     args = ap.parse_args()
-    rows = [json.loads(line) for line in open(args.results) if line.strip()]
+    rows = []
+    for i, path in enumerate(args.results):
+        with open(path) as f:
+            rows += [dict(json.loads(line), _run=i) for line in f
+                     if line.strip()]
+    everyone = {r["target"] for r in rows}
+    done = {}
+    for r in rows:
+        done.setdefault((r["_run"], r["rep"], r["dataset"]), set()).add(
+            r["target"])
+    rows = [r for r in rows
+            if done[(r["_run"], r["rep"], r["dataset"])] == everyone]
     med = summarize(rows, args.base)
     targets = []
     for r in rows:
