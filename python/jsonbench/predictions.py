@@ -343,6 +343,8 @@ def real(args):
         with open(args.summary) as f:
             summary = json.load(f)
         figs = real_figures(summary, args.target)
+        if args.only:
+            figs = [f for f in figs if f["metric"] in args.only.split(",")]
         if not figs:
             raise PredictionError("%s: no figures of target %r" % (args.summary, args.target))
         fill_real(doc, figs, args.command, args.summary)
@@ -377,6 +379,8 @@ def main(argv):
     r.add_argument("summary", help="summarize.py --json output")
     r.add_argument("--target", required=True, help="the patched target's name there")
     r.add_argument("--command", required=True, help="the command that measured it")
+    r.add_argument("--only", help="these metrics only, comma-separated (dump_cpu,"
+                   "compact_cpu); the entry's other real figures stay")
     c = sub.add_parser("check", help="validate claims/predictions/")
     c.add_argument("folder", nargs="?", default=PREDICTIONS_DIR)
     args = ap.parse_args(argv)
