@@ -100,10 +100,7 @@ def main():
         if r["target"] not in targets:
             targets.append(r["target"])
     others = [t for t in targets if t != args.base]
-    datasets = []
-    for r in rows:
-        if r["dataset"] not in datasets:
-            datasets.append(r["dataset"])
+    datasets = sorted({r["dataset"] for r in rows})
     out = {"source": "patches/ovs/measure-load.py", "base": args.base,
            "series": {}}
     if args.long:

@@ -292,7 +292,7 @@ def real_figures(summary, target):
 def fill_real(doc, figures, command, results):
     """'doc' with its real figures replaced by those of 'figures' that it
     predicted (same dataset, scale, form and metric; real figures of other
-    keys stay).  The predicted figures are not touched.  Raises
+    keys stay, and so does the file they came from, in "results").  The predicted figures are not touched.  Raises
     PredictionError when none matches."""
     keys = {figure_key(p) for p in doc["predicted"]}
     new = [f for f in figures if figure_key(f) in keys]
@@ -303,6 +303,9 @@ def fill_real(doc, figures, command, results):
     replaced = {figure_key(f) for f in new}
     order = {figure_key(p): i for i, p in enumerate(doc["predicted"])}
     kept = [f for f in old if figure_key(f) not in replaced]
+    before = doc.get("real") or {}
+    if kept and before.get("results") and before["results"] != results:
+        results = "%s; %s" % (before["results"], results)
     doc["real"] = {"command": command, "results": results,
                    "figures": sorted(kept + new, key=lambda f: order.get(figure_key(f), -1))}
     return doc
