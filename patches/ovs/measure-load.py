@@ -1,20 +1,29 @@
 #!/usr/bin/python3
-"""Loads OVSDB files into real ovsdb-server builds and measures each load.
+"""Loads OVSDB files into real ovsdb-server builds and measures each load,
+optionally a dump of the loaded database and an offline compaction.
 
 usage: measure-load.py --target NAME=BUILDDIR [--target ...]
                        --db LABEL=FILE [--db ...] [--reps N] [--settle S]
-                       [--out results.jsonl]
+                       [--dump [LABELS]] [--compact [LABELS]] [--client PATH]
+                       [--parallel | --jobs N] [--out results.jsonl]
 
-Each BUILDDIR is an OVS build directory (ovsdb/ovsdb-server and
-utilities/ovs-appctl in it).  For every repetition, every dataset and every
-target in turn (interleaved), the database is copied into a fresh temporary
+Each BUILDDIR holds ovsdb/ovsdb-server and utilities/ovs-appctl (an OVS
+build directory, or a folder of links), and ovsdb/ovsdb-client for --dump
+(unless --client names one client for every target) and ovsdb/ovsdb-tool
+for --compact.  A FILE may be a standalone database (snapshot or log form)
+or a clustered one (`ovsdb-tool create-cluster`).
+
+For every repetition and every dataset, every target runs in turn
+(interleaved; the order rotates by one target each repetition, so that no
+target is always first after another dataset), or --jobs N of them at once
+(--parallel: all; dumps still one at a time).  The database is copied into a fresh temporary
 directory, ovsdb-server is started on it with the same options as the
 project's real-OVS runner, and, once it answers on its control socket
 (which it creates after reading its databases) and --settle seconds more
 have passed, the process is measured from /proc:
 
   wall_s        start until it answered
-  cpu_s         user + system CPU of the server at that moment
+  cpu_s         user + system CPU of the server at that moment (load CPU)
   rss_bytes     VmRSS (RSS after load)
   peak_rss_bytes VmHWM (peak RSS during load)
   heap_rss_bytes, anon_rss_bytes, anon_maps_256k: from /proc/PID/smaps, the
@@ -23,8 +32,38 @@ have passed, the process is measured from /proc:
                 least 256 KiB there are (an arena that stayed alive would
                 show up here)
 
-The server is then stopped by its pid.  One JSON object per line goes to
---out (appended) and stdout; the medians are printed at the end.
+--dump then runs `ovsdb-client -f json dump` of the whole database
+(output discarded; --dump LABEL,... only for those datasets), or with
+--client rpc sends the request ovsdb-client dump sends (a select of every
+column but _version of every table, after get_schema) and reads the reply
+as bytes up to the answer to an echo sent after it: the server does the
+same work while the client costs almost nothing (ovsdb-client parses and
+formats the reply, about twice the server's CPU and 1.3x its RSS).  It
+adds:
+
+  dump_cpu_s    the server's CPU during the dump (its utime + stime after
+                minus before)
+  dump_wall_s, dump_client_cpu_s: the client's wall time and CPU
+  dump_client_peak_rss_bytes (ovsdb-client) or dump_reply_bytes (rpc)
+  dump_peak_rss_bytes: the server's VmHWM after the dump
+
+The server is then stopped by its pid.  --compact [LABEL,...] runs `ovsdb-tool compact
+COPY OUT` on another fresh copy of a standalone file (a clustered database
+is compacted by its server, not offline, so it gets no compaction) and
+adds compact_cpu_s and compact_peak_rss_bytes (the child's rusage: utime +
+stime, ru_maxrss).
+
+One JSON object per line goes to --out (appended) and stdout; the medians
+are printed at the end.  Examples:
+
+  measure-load.py --target base=bin-base --target new=bin-new \\
+      --db nb-1=nb-1.db --reps 3
+  measure-load.py --dump --compact --client bin-base/ovsdb/ovsdb-client \\
+      --target base=bin-base --target new=bin-new --db nb-1=nb-1.db \\
+      --db nb-1-cluster=nb-1-cluster.db --reps 3 --out r.jsonl
+  measure-load.py --dump nb-1 --compact nb-1-log --jobs 2 \\
+      --target base=bin-base --target new=bin-new --db nb-1=nb-1.db \\
+      --db nb-1-log=nb-1-log.db --reps 3
 """
 
 import argparse
@@ -33,13 +72,18 @@ import json
 import os
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TICK = os.sysconf("SC_CLK_TCK")
+# One dump at a time, even with --jobs: the client holds the whole reply
+# (about 1.3x the server's RSS).
+DUMP_LOCK = threading.Lock()
 
 
 def proc_stat(pid):
@@ -79,7 +123,102 @@ def smaps(pid):
     return heap, anon, big
 
 
-def run_one(build, db, settle):
+def is_clustered(db):
+    with open(db, "rb") as f:
+        return f.read(13) == b"OVSDB CLUSTER"
+
+
+def run_child(argv, stdout=subprocess.DEVNULL):
+    """Runs 'argv' to its end: (wall s, CPU s, peak RSS bytes) of the child,
+    from its own rusage.  Raises RuntimeError naming it if it fails."""
+    start = time.monotonic()
+    p = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode:
+        raise RuntimeError("%s exited with %s: %s"
+                           % (" ".join(argv), p.returncode,
+                              err.decode(errors="replace")[-500:]))
+    return (time.monotonic() - start, ru.ru_utime + ru.ru_stime,
+            ru.ru_maxrss * 1024)
+
+
+def compact(tool, db):
+    tmp = tempfile.mkdtemp(prefix="measure-compact-")
+    try:
+        copy = os.path.join(tmp, os.path.basename(db))
+        shutil.copyfile(db, copy)
+        _, cpu, peak = run_child([tool, "compact", copy,
+                                  os.path.join(tmp, "out.db")])
+        return {"compact_cpu_s": round(cpu, 3),
+                "compact_peak_rss_bytes": peak}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def rpc_dump(sock, name):
+    """Asks the server what `ovsdb-client dump` asks (every column but
+    _version of every table), then an echo, and reads the replies as bytes
+    up to the echo's: (wall s, CPU s of this process, reply bytes)."""
+    start, cpu0 = time.monotonic(), time.process_time()
+    marker = ("measure-load-end-%d-%d" % (os.getpid(), time.time_ns())).encode()
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sock)
+    s.sendall(json.dumps({"method": "get_schema", "params": [name],
+                          "id": 0}).encode())
+    buf, schema = b"", None
+    while schema is None:
+        chunk = s.recv(1 << 16)
+        if not chunk:
+            raise RuntimeError("%s: closed before the schema" % sock)
+        buf += chunk
+        try:
+            schema = json.loads(buf)["result"]
+        except ValueError:
+            pass
+    ops = [{"op": "select", "table": t, "where": [],
+            "columns": ["_uuid"] + sorted(schema["tables"][t]["columns"])}
+           for t in sorted(schema["tables"])]
+    s.sendall(json.dumps({"method": "transact", "params": [name] + ops,
+                          "id": 1}).encode()
+              + json.dumps({"method": "echo", "params": [marker.decode()],
+                            "id": 2}).encode())
+    total, tail = 0, b""
+    while True:
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            raise RuntimeError("%s: closed before the dump's end" % sock)
+        total += len(chunk)
+        tail = tail[-len(marker):] + chunk
+        if marker in tail:
+            break
+    s.close()
+    return time.monotonic() - start, time.process_time() - cpu0, total
+
+
+def dump(client, tool, db, sock, pid):
+    name = subprocess.run([tool, "db-name", db], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    with DUMP_LOCK:
+        before = proc_stat(pid)
+        if client == "rpc":
+            wall, cpu, size = rpc_dump(sock, name)
+            extra = {"dump_reply_bytes": size}
+        else:
+            wall, cpu, peak = run_child([client, "-f", "json", "dump",
+                                         "unix:" + sock, name])
+            extra = {"dump_client_peak_rss_bytes": peak}
+        after = proc_stat(pid)
+    row = {"dump_cpu_s": round(after - before, 3),
+           "dump_wall_s": round(wall, 3),
+           "dump_client_cpu_s": round(cpu, 3),
+           "dump_peak_rss_bytes": proc_status(pid)[1]}
+    row.update(extra)
+    return row
+
+
+def run_one(build, db, settle, client=None):
     tmp = tempfile.mkdtemp(prefix="measure-load-")
     try:
         copy = os.path.join(tmp, os.path.basename(db))
@@ -105,8 +244,8 @@ def run_one(build, db, settle):
                                         "version"], capture_output=True)
                     if r.returncode == 0:
                         break
-                if time.monotonic() - start > 600:
-                    raise RuntimeError("not served within 600 s")
+                if time.monotonic() - start > 1200:
+                    raise RuntimeError("not served within 1200 s")
                 time.sleep(delay)
                 delay = min(delay * 1.5, 0.1)
             wall = time.monotonic() - start
@@ -115,9 +254,13 @@ def run_one(build, db, settle):
                 time.sleep(settle)
             rss, hwm = proc_status(p.pid)
             heap, anon, big = smaps(p.pid)
-            return {"wall_s": round(wall, 3), "cpu_s": cpu, "rss_bytes": rss,
-                    "peak_rss_bytes": hwm, "heap_rss_bytes": heap,
-                    "anon_rss_bytes": anon, "anon_maps_256k": big}
+            row = {"wall_s": round(wall, 3), "cpu_s": cpu, "rss_bytes": rss,
+                   "peak_rss_bytes": hwm, "heap_rss_bytes": heap,
+                   "anon_rss_bytes": anon, "anon_maps_256k": big}
+            if client:
+                tool = os.path.join(build, "ovsdb", "ovsdb-tool")
+                row.update(dump(client, tool, copy, sock, p.pid))
+            return row
         finally:
             if p.poll() is None:
                 os.kill(p.pid, signal.SIGTERM)
@@ -132,49 +275,87 @@ def run_one(build, db, settle):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--target", action="append", required=True)
-    ap.add_argument("--db", action="append", required=True)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        epilog=__doc__[__doc__.index("Examples:"):],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--target", action="append", required=True,
+                    help="NAME=BUILDDIR")
+    ap.add_argument("--db", action="append", required=True,
+                    help="LABEL=FILE")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--settle", type=float, default=0.0)
+    ap.add_argument("--dump", nargs="?", const="all", metavar="LABELS",
+                    help="also measure a dump of the loaded database (of "
+                    "every dataset, or of the LABELS, comma-separated)")
+    ap.add_argument("--compact", nargs="?", const="all", metavar="LABELS",
+                    help="also measure `ovsdb-tool compact` of the file "
+                    "(every standalone dataset, or the LABELS)")
+    ap.add_argument("--client", help="the ovsdb-client for every target "
+                    "(default: each target's), or 'rpc': send the same "
+                    "request from this script and read the reply as bytes")
     ap.add_argument("--out")
     ap.add_argument("--parallel", action="store_true",
-                    help="load each dataset into all targets at once (the "
+                    help="run each dataset in all targets at once (the "
                     "same moment for each, on a busy machine)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="targets run at once (default 1; clustered "
+                    "databases always 1: their raft port is in the file)")
     args = ap.parse_args()
     targets = [t.split("=", 1) for t in args.target]
     dbs = [d.split("=", 1) for d in args.db]
+    jobs = len(targets) if args.parallel else max(1, args.jobs)
+
+    def wanted(option, label):
+        return option == "all" or (option and label in option.split(","))
     rows = []
     for rep in range(args.reps):
+        order = targets[rep % len(targets):] + targets[:rep % len(targets)]
         for label, db in dbs:
+            clustered = is_clustered(db)
+
             def one(name, build):
                 row = {"target": name, "dataset": label, "rep": rep,
-                       "parallel": args.parallel,
+                       "clustered": clustered,
                        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                              time.gmtime())}
-                row.update(run_one(build, db, args.settle))
+                client = None
+                if wanted(args.dump, label):
+                    client = args.client or os.path.join(
+                        build, "ovsdb", "ovsdb-client")
+                try:
+                    row.update(run_one(build, db, args.settle, client))
+                    if wanted(args.compact, label) and not clustered:
+                        row.update(compact(os.path.join(build, "ovsdb",
+                                                        "ovsdb-tool"), db))
+                except (OSError, RuntimeError,
+                        subprocess.CalledProcessError) as exc:
+                    row["error"] = str(exc)
                 return row
-            if args.parallel:
-                with concurrent.futures.ThreadPoolExecutor(len(targets)) as ex:
-                    done = list(ex.map(lambda t: one(*t), targets))
-            else:
-                done = [one(name, build) for name, build in targets]
-            for row in done:
-                rows.append(row)
-                line = json.dumps(row)
-                print(line, flush=True)
-                if args.out:
-                    with open(args.out, "a") as f:
-                        f.write(line + "\n")
+            n = 1 if clustered else min(jobs, len(order))
+            with concurrent.futures.ThreadPoolExecutor(n) as ex:
+                futures = [ex.submit(one, *t) for t in order]
+                for fut in futures:
+                    row = fut.result()
+                    row["parallel"] = n > 1
+                    rows.append(row)
+                    line = json.dumps(row)
+                    print(line, flush=True)
+                    if args.out:
+                        with open(args.out, "a") as f:
+                            f.write(line + "\n")
     for label, _ in dbs:
         for name, _ in targets:
             mine = [r for r in rows if r["target"] == name
-                    and r["dataset"] == label]
+                    and r["dataset"] == label and "error" not in r]
             med = {k: statistics.median(r[k] for r in mine)
-                   for k in ("cpu_s", "rss_bytes", "peak_rss_bytes")}
-            print("%-6s %-12s cpu %.2f s  rss %.0f MiB  peak %.0f MiB"
-                  % (label, name, med["cpu_s"], med["rss_bytes"] / 2**20,
-                     med["peak_rss_bytes"] / 2**20), file=sys.stderr)
+                   for k in ("cpu_s", "rss_bytes", "peak_rss_bytes",
+                             "dump_cpu_s", "compact_cpu_s")
+                   if mine and all(k in r for r in mine)}
+            print("%-14s %-14s %s" % (label, name, "  ".join(
+                "%s %.0f MiB" % (k, v / 2**20) if k.endswith("bytes")
+                else "%s %.2f" % (k, v) for k, v in med.items())),
+                file=sys.stderr)
 
 
 if __name__ == "__main__":

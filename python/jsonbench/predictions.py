@@ -10,9 +10,16 @@ claims/README.md), and judged against the real measurement once its
 
 reads suite results (folders or single harness result files; `dump` runs
 on the snapshot form, `compact` runs on the log form) and writes the
-entry with the medians of every repetition.  The report's section
-"Predictions vs real patches" reads the folder (report/sections/
-predictions.py)."""
+entry with the medians of every repetition.
+
+    python3 -m jsonbench.predictions real claims/predictions/ovs-arena.json \\
+        SUMMARY.json --target arena --command '...'
+
+fills the entry's "real" figures (never its predicted ones) from the
+medians `patches/ovs/summarize.py --json` wrote for a target against its
+base: those figures whose dataset, scale, form and metric the entry
+predicted.  The report's section "Predictions vs real patches" reads the
+folder (report/sections/predictions.py)."""
 
 import argparse
 import datetime
@@ -61,6 +68,16 @@ RECORDED_ONLY = {"cpu_after_load"}
 # of the machine.
 KIND = {"rss_after_load": "memory", "peak_rss_load": "memory",
         "load_cpu": "time", "dump_cpu": "time", "compact_cpu": "time"}
+
+# What patches/ovs/measure-load.py measures for each metric: the dataset
+# form and its field (summarize.py --json), scaled to the metric's unit.
+# Its dataset labels are KIND-SCALE[-log|-cluster] (nb-1, sb-1-log).
+REAL_FIELDS = {"rss_after_load": ("snapshot", "rss_bytes", 1 / 2**20),
+               "peak_rss_load": ("snapshot", "peak_rss_bytes", 1 / 2**20),
+               "load_cpu": ("snapshot", "cpu_s", 1.0),
+               "dump_cpu": ("snapshot", "dump_cpu_s", 1.0),
+               "compact_cpu": ("log", "compact_cpu_s", 1.0)}
+_REAL_LABEL = re.compile(r"^(nb|sb)-([0-9.]+)(?:-(log|cluster))?$")
 
 REQUIRED = ("id", "title", "patch", "model", "command", "measured", "note",
             "predicted", "real")
@@ -246,6 +263,62 @@ def figures(data, before, after, scale=1.0, datasets=("nb", "sb"),
     return out, counts
 
 
+# ------------------------------------------- from real-server measurements
+
+def real_figures(summary, target):
+    """Figures of 'target' against the base in 'summary' (the output of
+    patches/ovs/summarize.py --json), for every metric of REAL_FIELDS it
+    has."""
+    out = []
+    for label, entry in sorted(summary.get("series", {}).get(target, {}).items()):
+        m = _REAL_LABEL.match(label)
+        if not m:
+            continue
+        form = m.group(3) or "snapshot"
+        for metric, (mform, field, factor) in sorted(REAL_FIELDS.items()):
+            x = entry.get(field)
+            if mform != form or not x:
+                continue
+            before, after = x["base_median"] * factor, x["patched_median"] * factor
+            n = len(x.get("pair_ratios") or []) or entry.get("repetitions", 0)
+            out.append({"dataset": m.group(1), "scale": float(m.group(2)), "form": form,
+                        "metric": metric, "before": round(before, 2),
+                        "after": round(after, 2),
+                        "change_pct": round(change_pct(before, after), 1),
+                        "unit": METRICS[metric][5], "repetitions": [n, n]})
+    return out
+
+
+def fill_real(doc, figures, command, results):
+    """'doc' with its real figures replaced by those of 'figures' that it
+    predicted (same dataset, scale, form and metric; real figures of other
+    keys stay, and so does the file they came from, in "results").  The predicted figures are not touched.  Raises
+    PredictionError when none matches."""
+    keys = {figure_key(p) for p in doc["predicted"]}
+    new = [f for f in figures if figure_key(f) in keys]
+    if not new:
+        raise PredictionError("%s: none of the measured figures is one it predicted"
+                              % doc["id"])
+    old = (doc.get("real") or {}).get("figures", [])
+    replaced = {figure_key(f) for f in new}
+    order = {figure_key(p): i for i, p in enumerate(doc["predicted"])}
+    kept = [f for f in old if figure_key(f) not in replaced]
+    before = doc.get("real") or {}
+    if kept and before.get("results") and before["results"] != results:
+        results = "%s; %s" % (before["results"], results)
+    doc["real"] = {"command": command, "results": results,
+                   "figures": sorted(kept + new, key=lambda f: order.get(figure_key(f), -1))}
+    return doc
+
+
+def write_entry(doc, path):
+    check(doc, path)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(json.dumps(doc, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
 def make(args):
     data = collect(args.results)
     figs, _ = figures(data, args.before, args.after, scale=args.scale)
@@ -258,15 +331,34 @@ def make(args):
            "measured": args.measured or datetime.datetime.now(
                datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
            "note": args.note, "predicted": figs, "real": None}
-    check(doc, args.output or "<stdout>")
-    text = json.dumps(doc, indent=1) + "\n"
     if args.output:
-        tmp = args.output + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, args.output)
+        write_entry(doc, args.output)
     else:
-        sys.stdout.write(text)
+        check(doc, "<stdout>")
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+
+
+def real(args):
+    try:
+        with open(args.entry) as f:
+            doc = json.load(f)
+        check(doc, args.entry)
+        with open(args.summary) as f:
+            summary = json.load(f)
+        figs = real_figures(summary, args.target)
+        if args.only:
+            figs = [f for f in figs if f["metric"] in args.only.split(",")]
+        if not figs:
+            raise PredictionError("%s: no figures of target %r" % (args.summary, args.target))
+        fill_real(doc, figs, args.command, args.summary)
+        write_entry(doc, args.entry)
+    except (OSError, ValueError) as exc:
+        raise SystemExit("predictions: %s" % exc)
+    for p, r, v in verdicts(doc):
+        print("%s %s %s: predicted %+.1f%%, real %s, %s"
+              % (p["dataset"], p["form"], p["metric"], p["change_pct"],
+                 "%+.1f%%" % r["change_pct"] if r else "-",
+                 ("met" if v["met"] else "missed") + " (%s)" % v["how"] if v else "pending"))
 
 
 def main(argv):
@@ -284,11 +376,21 @@ def main(argv):
     m.add_argument("--note", default="")
     m.add_argument("--measured", help="UTC date (default: now)")
     m.add_argument("-o", "--output")
+    r = sub.add_parser("real", help="fill an entry's real figures from "
+                       "patches/ovs/summarize.py --json output")
+    r.add_argument("entry", help="claims/predictions/ID.json, rewritten")
+    r.add_argument("summary", help="summarize.py --json output")
+    r.add_argument("--target", required=True, help="the patched target's name there")
+    r.add_argument("--command", required=True, help="the command that measured it")
+    r.add_argument("--only", help="these metrics only, comma-separated (dump_cpu,"
+                   "compact_cpu); the entry's other real figures stay")
     c = sub.add_parser("check", help="validate claims/predictions/")
     c.add_argument("folder", nargs="?", default=PREDICTIONS_DIR)
     args = ap.parse_args(argv)
     if args.cmd == "make":
         make(args)
+    elif args.cmd == "real":
+        real(args)
     else:
         try:
             entries = load_dir(args.folder)

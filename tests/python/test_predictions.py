@@ -165,6 +165,37 @@ try:
           and by["compact_cpu"]["form"] == "log", "compaction: %s" % by.get("compact_cpu"))
     check(counts.get(("nb", "dump_cpu")) == (3, 3), "repetitions: %s" % counts)
     check(not any(f["dataset"] == "sb" for f in figs), "no sb runs, no sb figures")
+
+    # --- real figures from patches/ovs/summarize.py --json output.
+    def med(b, a, n=3):
+        return {"base_median": b, "patched_median": a, "pair_ratios": [a / b] * n}
+    summary = {"series": {"new": {
+        "nb-1": {"repetitions": 3, "rss_bytes": med(2100 * mib, 1400 * mib),
+                 "cpu_s": med(10.0, 10.2, 2)},
+        "nb-1-cluster": {"repetitions": 3, "rss_bytes": med(3000 * mib, 3000 * mib)},
+        "nb-1-log": {"repetitions": 3, "compact_cpu_s": med(20.0, 18.0)},
+        "sb-1": {"repetitions": 3, "dump_cpu_s": med(10.0, 9.0)}}}}
+    real_figs = P.real_figures(summary, "new")
+    keys = sorted((f["dataset"], f["form"], f["metric"]) for f in real_figs)
+    check(keys == [("nb", "log", "compact_cpu"), ("nb", "snapshot", "load_cpu"),
+                   ("nb", "snapshot", "rss_after_load"), ("sb", "snapshot", "dump_cpu")],
+          "real figures by form (cluster left out): %s" % keys)
+    doc = entry("d")
+    predicted = json.dumps(doc["predicted"])
+    P.fill_real(doc, real_figs, "measure-load.py ...", "x.json")
+    check(json.dumps(doc["predicted"]) == predicted, "predicted figures untouched")
+    rf = {f["metric"]: f for f in doc["real"]["figures"]}
+    check(sorted(rf) == ["dump_cpu", "load_cpu", "rss_after_load"],
+          "only predicted keys filled: %s" % sorted(rf))
+    check(rf["rss_after_load"]["before"] == 2100 and rf["rss_after_load"]["change_pct"] == -33.3
+          and rf["load_cpu"]["repetitions"] == [2, 2], "real figures: %s" % rf)
+    vd = {p["metric"]: v for p, _, v in P.verdicts(doc)}
+    check(vd["rss_after_load"]["met"] and not vd["dump_cpu"]["met"], "verdicts: %s" % vd)
+    try:
+        P.fill_real(entry("e"), [f for f in real_figs if f["form"] == "log"], "c", "x")
+        check(False, "no matching figure is an error")
+    except P.PredictionError as exc:
+        check("predicted" in str(exc), "error says why: %s" % exc)
 finally:
     shutil.rmtree(tmp)
 
