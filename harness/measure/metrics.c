@@ -52,23 +52,33 @@ metrics_allocator(void)
 #endif
 }
 
+/* Reads what fits of /proc file 'name' into 'buf' of 'size' bytes,
+ * null-terminated.  Returns false if it could not read any. */
+static bool
+read_proc_file(const char *name, char *buf, size_t size)
+{
+    int fd = open(name, O_RDONLY);
+
+    if (fd < 0) {
+        return false;
+    }
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0) {
+        return false;
+    }
+    buf[n] = '\0';
+    return true;
+}
+
 static uint64_t
 read_rss(void)
 {
     char buf[128];
-    int fd = open("/proc/self/statm", O_RDONLY);
     unsigned long long size, resident;
 
-    if (fd < 0) {
-        return 0;
-    }
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) {
-        return 0;
-    }
-    buf[n] = '\0';
-    if (sscanf(buf, "%llu %llu", &size, &resident) != 2) {
+    if (!read_proc_file("/proc/self/statm", buf, sizeof buf)
+        || sscanf(buf, "%llu %llu", &size, &resident) != 2) {
         return 0;
     }
     return resident * (uint64_t) sysconf(_SC_PAGESIZE);
@@ -78,17 +88,10 @@ static uint64_t
 read_peak_rss(void)
 {
     char buf[4096];
-    int fd = open("/proc/self/status", O_RDONLY);
 
-    if (fd < 0) {
+    if (!read_proc_file("/proc/self/status", buf, sizeof buf)) {
         return 0;
     }
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) {
-        return 0;
-    }
-    buf[n] = '\0';
     const char *p = strstr(buf, "VmHWM:");
     unsigned long long kb;
     if (!p || sscanf(p + 6, "%llu", &kb) != 1) {
