@@ -174,21 +174,27 @@ read_memory(struct metrics_snapshot *m)
 /* Reading the heap is not free (glibc's mallinfo2 walks the free lists and
  * consolidates fastbins, which takes long on a large heap), so it stays
  * outside the timed interval: memory first at a phase's start, last at its
- * end.  The allocation counters bracket the timed interval exactly. */
+ * end.  The allocation counters bracket the timed interval exactly: they
+ * are read between 'first' and 'last'. */
+static void
+take_snapshot(struct metrics_snapshot *m,
+              void (*first)(struct metrics_snapshot *),
+              void (*last)(struct metrics_snapshot *))
+{
+    memset(m, 0, sizeof *m);
+    first(m);
+    m->alloc = xalloc_stats;
+    last(m);
+}
+
 void
 metrics_take_start(struct metrics_snapshot *m)
 {
-    memset(m, 0, sizeof *m);
-    read_memory(m);
-    m->alloc = xalloc_stats;
-    read_times(m);
+    take_snapshot(m, read_memory, read_times);
 }
 
 void
 metrics_take_end(struct metrics_snapshot *m)
 {
-    memset(m, 0, sizeof *m);
-    read_times(m);
-    m->alloc = xalloc_stats;
-    read_memory(m);
+    take_snapshot(m, read_times, read_memory);
 }
