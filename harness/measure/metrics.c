@@ -52,23 +52,33 @@ metrics_allocator(void)
 #endif
 }
 
+/* Reads what fits of /proc file 'name' into 'buf' of 'size' bytes,
+ * null-terminated.  Returns false if it could not read any. */
+static bool
+read_proc_file(const char *name, char *buf, size_t size)
+{
+    int fd = open(name, O_RDONLY);
+
+    if (fd < 0) {
+        return false;
+    }
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0) {
+        return false;
+    }
+    buf[n] = '\0';
+    return true;
+}
+
 static uint64_t
 read_rss(void)
 {
     char buf[128];
-    int fd = open("/proc/self/statm", O_RDONLY);
     unsigned long long size, resident;
 
-    if (fd < 0) {
-        return 0;
-    }
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) {
-        return 0;
-    }
-    buf[n] = '\0';
-    if (sscanf(buf, "%llu %llu", &size, &resident) != 2) {
+    if (!read_proc_file("/proc/self/statm", buf, sizeof buf)
+        || sscanf(buf, "%llu %llu", &size, &resident) != 2) {
         return 0;
     }
     return resident * (uint64_t) sysconf(_SC_PAGESIZE);
@@ -78,17 +88,10 @@ static uint64_t
 read_peak_rss(void)
 {
     char buf[4096];
-    int fd = open("/proc/self/status", O_RDONLY);
 
-    if (fd < 0) {
+    if (!read_proc_file("/proc/self/status", buf, sizeof buf)) {
         return 0;
     }
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) {
-        return 0;
-    }
-    buf[n] = '\0';
     const char *p = strstr(buf, "VmHWM:");
     unsigned long long kb;
     if (!p || sscanf(p + 6, "%llu", &kb) != 1) {
@@ -171,21 +174,27 @@ read_memory(struct metrics_snapshot *m)
 /* Reading the heap is not free (glibc's mallinfo2 walks the free lists and
  * consolidates fastbins, which takes long on a large heap), so it stays
  * outside the timed interval: memory first at a phase's start, last at its
- * end.  The allocation counters bracket the timed interval exactly. */
+ * end.  The allocation counters bracket the timed interval exactly: they
+ * are read between 'first' and 'last'. */
+static void
+take_snapshot(struct metrics_snapshot *m,
+              void (*first)(struct metrics_snapshot *),
+              void (*last)(struct metrics_snapshot *))
+{
+    memset(m, 0, sizeof *m);
+    first(m);
+    m->alloc = xalloc_stats;
+    last(m);
+}
+
 void
 metrics_take_start(struct metrics_snapshot *m)
 {
-    memset(m, 0, sizeof *m);
-    read_memory(m);
-    m->alloc = xalloc_stats;
-    read_times(m);
+    take_snapshot(m, read_memory, read_times);
 }
 
 void
 metrics_take_end(struct metrics_snapshot *m)
 {
-    memset(m, 0, sizeof *m);
-    read_times(m);
-    m->alloc = xalloc_stats;
-    read_memory(m);
+    take_snapshot(m, read_times, read_memory);
 }

@@ -488,8 +488,10 @@ row_set_from_json(struct row *row, const struct table_schema *ts,
     return NULL;
 }
 
+/* Applies the rows of one table of a record to 't' through 'ops'. */
 static char *
-apply_table_update(struct table *t, const struct json *rows, bool is_diff)
+table_apply_rows(struct table *t, const struct json *rows, bool is_diff,
+                 const struct row_ops *ops, void *aux)
 {
     struct shash_node *node;
 
@@ -511,11 +513,12 @@ apply_table_update(struct table *t, const struct json *rows, bool is_diff)
             if (!row) {
                 error = xasprintf("deletes a row that does not exist");
             } else {
-                table_delete_row(t, row);
+                ops->delete_row(aux, t, row);
             }
         } else if (json_get_type(rj) != JSON_OBJECT) {
             error = xasprintf("row must be an object or null");
         } else if (row) {
+            row = ops->modify_row(aux, t, row);
             error = row_set_from_json(row, t->schema, rj, is_diff);
         } else {
             /* A new row is written whole, never as a diff against the
@@ -525,7 +528,7 @@ apply_table_update(struct table *t, const struct json *rows, bool is_diff)
             if (error) {
                 row_destroy(row, t->schema);
             } else {
-                table_link_row(t, row);
+                ops->insert_row(aux, t, row);
             }
         }
         if (error) {
@@ -539,14 +542,9 @@ apply_table_update(struct table *t, const struct json *rows, bool is_diff)
 }
 
 char *
-db_apply_record(struct db *db, const struct json *json)
+db_apply_rows(struct db *db, const struct json *json,
+              const struct row_ops *ops, void *aux)
 {
-    if (json_get_type(json) != JSON_OBJECT) {
-        return xasprintf("transaction record must be a JSON object");
-    }
-    if (db_model == DB_MODEL_FULL) {
-        return txn_apply_record(db, json);
-    }
     const struct json *is_diff_json = json_object_get(json, "_is_diff");
     bool is_diff = is_diff_json && json_get_type(is_diff_json) == JSON_TRUE;
 
@@ -561,13 +559,52 @@ db_apply_record(struct db *db, const struct json *json)
             return xasprintf("no table \"%s\" in schema %s", node->name,
                              db->schema->name);
         }
-        char *error = apply_table_update(t, node->data, is_diff);
+        char *error = table_apply_rows(t, node->data, is_diff, ops, aux);
         if (error) {
             return error;
         }
     }
-    db->n_txns++;
     return NULL;
+}
+
+/* The json-only model changes the table's rows in place. */
+static void
+plain_delete_row(void *aux OVS_UNUSED, struct table *t, struct row *row)
+{
+    table_delete_row(t, row);
+}
+
+static struct row *
+plain_modify_row(void *aux OVS_UNUSED, struct table *t OVS_UNUSED,
+                 struct row *row)
+{
+    return row;
+}
+
+static void
+plain_insert_row(void *aux OVS_UNUSED, struct table *t, struct row *row)
+{
+    table_link_row(t, row);
+}
+
+static const struct row_ops plain_row_ops = {
+    plain_delete_row, plain_modify_row, plain_insert_row,
+};
+
+char *
+db_apply_record(struct db *db, const struct json *json)
+{
+    if (json_get_type(json) != JSON_OBJECT) {
+        return xasprintf("transaction record must be a JSON object");
+    }
+    if (db_model == DB_MODEL_FULL) {
+        return txn_apply_record(db, json);
+    }
+    char *error = db_apply_rows(db, json, &plain_row_ops, NULL);
+    if (!error) {
+        db->n_txns++;
+    }
+    return error;
 }
 
 struct json *

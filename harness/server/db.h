@@ -189,6 +189,23 @@ void row_field_unshare(struct row *, const struct table_schema *,
 char *row_set_from_json(struct row *, const struct table_schema *,
                         const struct json *, bool is_diff);
 
+/* How db_apply_rows() changes a table: the json-only model changes rows
+ * in place, the full model through a transaction (txn.c). */
+struct row_ops {
+    void (*delete_row)(void *aux, struct table *, struct row *);
+    /* The row to change in place of committed 'row'. */
+    struct row *(*modify_row)(void *aux, struct table *, struct row *);
+    /* Links in a new row, already filled in. */
+    void (*insert_row)(void *aux, struct table *, struct row *);
+};
+
+/* Applies the tables of record 'json' (a JSON object) to 'db' through
+ * 'ops', with 'aux' passed to them.  Returns NULL or a malloc'd error
+ * naming table, row and column; on error the tables may be partly
+ * changed. */
+char *db_apply_rows(struct db *, const struct json *,
+                    const struct row_ops *, void *aux);
+
 /* Applies one transaction record of a database file (RFC 7047 "table
  * updates" shape, with _date/_comment ignored and "_is_diff" honoured).
  * Returns NULL or a malloc'd error naming table, row and column. */

@@ -252,58 +252,31 @@ for_each_txn_row(struct txn *txn, txn_row_cb *cb)
 
 /* ---- Reading the record ---- */
 
-static char *
-txn_table_from_json(struct txn *txn, struct table *t,
-                    const struct json *rows, bool is_diff)
+static void
+txn_ops_delete_row(void *txn, struct table *t, struct row *row)
 {
-    struct shash_node *node;
-
-    if (json_get_type(rows) != JSON_OBJECT) {
-        return xasprintf("table %s: expected an object of rows",
-                         t->schema->name);
-    }
-    SHASH_FOR_EACH (node, json_object(rows)) {
-        const struct json *rj = node->data;
-        struct uuid uuid;
-        char *error = NULL;
-
-        if (!uuid_from_string(&uuid, node->name)) {
-            return xasprintf("table %s: \"%s\" is not a UUID",
-                             t->schema->name, node->name);
-        }
-        struct row *row = table_find_row(t, &uuid);
-        if (json_get_type(rj) == JSON_NULL) {
-            if (!row) {
-                error = xasprintf("deletes a row that does not exist");
-            } else {
-                txn_row_delete(txn, t, row);
-            }
-        } else if (json_get_type(rj) != JSON_OBJECT) {
-            error = xasprintf("row must be an object or null");
-        } else if (row) {
-            row = txn_row_modify(txn, t, row);
-            error = row_set_from_json(row, t->schema, rj, is_diff);
-        } else {
-            row = row_create(t->schema, &uuid);
-            error = row_set_from_json(row, t->schema, rj, false);
-            if (error) {
-                row_destroy(row, t->schema);
-            } else {
-                /* As ovsdb_txn_row_insert(). */
-                row_new_version(row);
-                table_link_row(t, row);
-                txn_row_create(txn, t, NULL, row);
-            }
-        }
-        if (error) {
-            char *e = xasprintf("table %s row %s: %s", t->schema->name,
-                                node->name, error);
-            xfree(error);
-            return e;
-        }
-    }
-    return NULL;
+    txn_row_delete(txn, t, row);
 }
+
+static struct row *
+txn_ops_modify_row(void *txn, struct table *t, struct row *row)
+{
+    return txn_row_modify(txn, t, row);
+}
+
+static void
+txn_ops_insert_row(void *txn, struct table *t, struct row *row)
+{
+    /* As ovsdb_txn_row_insert(). */
+    row_new_version(row);
+    table_link_row(t, row);
+    txn_row_create(txn, t, NULL, row);
+}
+
+/* Changes the tables as rows of the transaction 'aux'. */
+static const struct row_ops txn_row_ops = {
+    txn_ops_delete_row, txn_ops_modify_row, txn_ops_insert_row,
+};
 
 /* ---- Walking datums ---- */
 
@@ -1270,28 +1243,8 @@ txn_commit(struct txn *txn, txn_commit_cb *cb, void *aux)
 char *
 txn_apply_record(struct db *db, const struct json *json)
 {
-    const struct json *is_diff_json = json_object_get(json, "_is_diff");
-    bool is_diff = is_diff_json && json_get_type(is_diff_json) == JSON_TRUE;
     struct txn *txn = txn_create(db);
-    char *error = NULL;
-
-    struct shash_node *node;
-    SHASH_FOR_EACH (node, json_object(json)) {
-        if (!strcmp(node->name, "_date") || !strcmp(node->name, "_comment")
-            || !strcmp(node->name, "_is_diff")) {
-            continue;
-        }
-        struct table *t = db_find_table(db, node->name);
-        if (!t) {
-            error = xasprintf("no table \"%s\" in schema %s", node->name,
-                              db->schema->name);
-            break;
-        }
-        error = txn_table_from_json(txn, t, node->data, is_diff);
-        if (error) {
-            break;
-        }
-    }
+    char *error = db_apply_rows(db, json, &txn_row_ops, txn);
     if (error) {
         abort_txn(txn);
         txn_destroy(txn);

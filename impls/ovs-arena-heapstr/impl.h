@@ -9,11 +9,5 @@
 #define JSON_IMPL_FEATURES \
     "refcount,serialized,inline-strings,inline-arrays,arena-read-path," \
     "heap-read-strings"
-#define JSON_IMPL_REFCOUNT 1
-#define JSON_IMPL_SERIALIZED 1
-#define JSON_IMPL_INLINE_STRINGS 1
-#define JSON_IMPL_INLINE_ARRAYS 1
-#define JSON_IMPL_NODE_STORE "arena/node-store.h"
-#define JSON_PARSER_STORE 1
-#define ARENA_DATABASE_ONLY 1
 #define ARENA_STRING_NODES 0
+#include "../ovs-arena/impl.h"

@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 
-from . import ROOT, build, gatecal, gbench
+from . import ROOT, build, gatecal, gatetable, gbench
 from .jobs import Job
 from .env import build_options, git_short_commit
 from .util import sha256_of
@@ -426,14 +426,12 @@ def compare(base, cur, thresholds, gate_timings=False, alpha=0.05):
             continue
         limit = threshold_for(name, thresholds)
         change = (c - b) / b * 100.0 if b else (0.0 if c == b else float("inf"))
-        if limit is not None and change > limit:
-            verdict, status = "REGRESSION", 1
-        elif limit is not None and change < -limit:
-            verdict = "improved (refresh the baseline to keep it)"
-        else:
-            verdict = "ok"
-        rows.append([name, fmt(b), fmt(c), "%+.3f%%" % change,
-                     "+%g%%" % limit if limit is not None else "-", verdict])
+        verdict, regressed = gatetable.judge(
+            change, limit, "improved (refresh the baseline to keep it)")
+        if regressed:
+            status = 1
+        rows.append([name, fmt(b), fmt(c)] + gatetable.change_cells(change, limit)
+                    + [verdict])
     bt, ct = base.get("timings", {}), cur.get("timings", {})
     for name in sorted(set(bt) & set(ct)):
         a, c = bt[name], ct[name]
@@ -455,8 +453,8 @@ def compare(base, cur, thresholds, gate_timings=False, alpha=0.05):
                     verdict, status = "REGRESSION (p=%.3g)" % p, 1
                 else:
                     verdict = "ok (p=%.3g)" % p
-        rows.append([name, "%.3g ms" % ma, "%.3g ms" % mc, "%+.3f%%" % change,
-                     "+%g%%" % limit if limit is not None else "-", verdict])
+        rows.append([name, "%.3g ms" % ma, "%.3g ms" % mc]
+                    + gatetable.change_cells(change, limit) + [verdict])
     return status, rows, notes
 
 
@@ -472,12 +470,7 @@ def print_table(rows, only_interesting):
         return
     headers = ["metric (impl/dataset/workload/phase:metric)", "baseline", "now",
                "change", "limit", "verdict"]
-    widths = [max(len(str(x)) for x in col) for col in zip(headers, *show)]
-    line = "  ".join("%%-%ds" % w if i in (0, 5) else "%%%ds" % w for i, w in enumerate(widths))
-    print(line % tuple(headers))
-    print("  ".join("-" * w for w in widths))
-    for r in show:
-        print((line % tuple(r)).rstrip())
+    gatetable.write_table(sys.stdout, headers, show, (0, 5))
 
 
 # ---------------------------------------------------------------- main

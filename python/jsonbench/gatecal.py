@@ -36,7 +36,7 @@ import re
 import shutil
 import subprocess
 
-from . import build
+from . import build, gatetable
 from .util import sha256_of
 
 MODEL_IMPL = "serialized"
@@ -271,7 +271,7 @@ def compare(base, cur, thresholds, ir_ok=True, heap_ok=True):
         name = "calibration/%s_ratio" % key
         b, c = br.get(key), cr.get(key)
         limit = thresholds.get(fig + "_ratio")
-        row = [name, _fmt(mf.get(key)), _fmt(rf.get(key)),
+        row = [name, gatetable.count(mf.get(key)), gatetable.count(rf.get(key)),
                "%.3f" % c if c is not None else "-", "%.3f" % b if b is not None else "-"]
         if c is None:
             rows.append(row + ["", "", "missing in this run"])
@@ -300,19 +300,13 @@ def compare(base, cur, thresholds, ir_ok=True, heap_ok=True):
 
 def _sort_key(key):
     """Job order (load NB, load SB, compact), then figure order."""
-    where, fig = key.rsplit(":", 1)
-    jobs = ["%s/%s" % (ds, label) for ds, label, _w in JOBS]
-    return (jobs.index(where) if where in jobs else len(jobs), where,
-            FIGURES.index(fig) if fig in FIGURES else len(FIGURES))
+    return gatetable.sort_key(
+        key, ["%s/%s" % (ds, label) for ds, label, _w in JOBS], FIGURES)
 
 
 def _log(x):
     import math
     return math.log(x) if x and x > 0 else 0.0
-
-
-def _fmt(v):
-    return "-" if v is None else "{:,}".format(int(v))
 
 
 def print_table(cal, rows, notes, out):
@@ -329,13 +323,7 @@ def print_table(cal, rows, notes, out):
         return
     headers = ["metric (dataset/workload:figure)", "model", "real", "model/real",
                "baseline", "change", "limit", "verdict"]
-    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
-    line = "  ".join("%%-%ds" % w if i in (0, 7) else "%%%ds" % w
-                     for i, w in enumerate(widths))
-    out.write((line % tuple(headers)).rstrip() + "\n")
-    out.write("  ".join("-" * w for w in widths) + "\n")
-    for r in rows:
-        out.write((line % tuple(r)).rstrip() + "\n")
+    gatetable.write_table(out, headers, rows, (0, 7))
 
 
 # ---------------------------------------------------------------- reports

@@ -35,7 +35,7 @@ import shutil
 import sys
 import tempfile
 
-from . import ROOT, gatecal, gbench
+from . import ROOT, gatecal, gatetable, gbench
 
 # (dataset, workload) measured: the gate's datasets (gate.DATASETS).
 JOBS = [("nb", "load"), ("sb", "load"), ("nb", "dump"), ("sb", "dump"),
@@ -145,10 +145,7 @@ def threshold_for(key, thresholds):
 
 
 def _sort_key(key):
-    where, fig = key.rsplit(":", 1)
-    jobs = ["%s/%s" % j for j in JOBS]
-    return (jobs.index(where) if where in jobs else len(jobs), where,
-            FIGURES.index(fig) if fig in FIGURES else len(FIGURES))
+    return gatetable.sort_key(key, ["%s/%s" % j for j in JOBS], FIGURES)
 
 
 def compare(base, patched, thresholds):
@@ -159,7 +156,7 @@ def compare(base, patched, thresholds):
     for key in sorted(set(base) | set(patched), key=_sort_key):
         b, p = base.get(key), patched.get(key)
         if b is None or p is None:
-            rows.append([key, _fmt(b), _fmt(p), "", "",
+            rows.append([key, gatetable.count(b), gatetable.count(p), "", "",
                          "missing in the %s build" % ("base" if b is None
                                                       else "patched")])
             continue
@@ -169,31 +166,18 @@ def compare(base, patched, thresholds):
         else:
             change = 0.0 if p == b else float("inf") if p > b \
                 else float("-inf")
-        if limit is not None and change > limit:
-            verdict, status = "REGRESSION", 1
-        elif limit is not None and change < -limit:
-            verdict = "improved"
-        else:
-            verdict = "ok"
-        rows.append([key, _fmt(b), _fmt(p), "%+.3f%%" % change,
-                     "+%g%%" % limit if limit is not None else "-", verdict])
+        verdict, regressed = gatetable.judge(change, limit)
+        if regressed:
+            status = 1
+        rows.append([key, gatetable.count(b), gatetable.count(p)]
+                    + gatetable.change_cells(change, limit) + [verdict])
     return status, rows
-
-
-def _fmt(v):
-    return "-" if v is None else "{:,}".format(int(v))
 
 
 def print_table(rows, out=sys.stdout):
     headers = ["figure (dataset/workload:figure)", "base", "patched",
                "change", "limit", "verdict"]
-    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
-    line = "  ".join("%%-%ds" % w if i in (0, 5) else "%%%ds" % w
-                     for i, w in enumerate(widths))
-    out.write((line % tuple(headers)).rstrip() + "\n")
-    out.write("  ".join("-" * w for w in widths) + "\n")
-    for r in rows:
-        out.write((line % tuple(r)).rstrip() + "\n")
+    gatetable.write_table(out, headers, rows, (0, 5))
 
 
 def summary(status, rows):

@@ -422,6 +422,22 @@ def point_figures(out_dir, entries, index, figures, ref_commit):
 
 # --------------------------------------------------------------- bisect
 
+def _probes(split, ways):
+    """The indices to measure next, sorted: in each interval (lo, hi,
+    measurable inner indices) of 'split', max(1, ways // intervals) points
+    as evenly spaced as the measurable ones allow."""
+    per = max(1, ways // len(split))
+    probes = []
+    for lo, hi, inner in split:
+        k = min(per, len(inner))
+        for j in range(1, k + 1):
+            ideal = lo + (hi - lo) * j / (k + 1)
+            pick = min(inner, key=lambda i: (abs(i - ideal), i))
+            if pick not in probes:
+                probes.append(pick)
+    return sorted(probes)
+
+
 def bisect(n, measure, threshold, ways=1, progress=None):
     """The commits (indices 1..n-1 of a line of n, index 0 the good end)
     where the figure moved by more than 'threshold' percent.
@@ -467,16 +483,7 @@ def bisect(n, measure, threshold, ways=1, progress=None):
             split.append((lo, hi, inner))
         if not split:
             break
-        per = max(1, ways // len(split))
-        probes = []
-        for lo, hi, inner in split:
-            k = min(per, len(inner))
-            for j in range(1, k + 1):
-                ideal = lo + (hi - lo) * j / (k + 1)
-                pick = min(inner, key=lambda i: (abs(i - ideal), i))
-                if pick not in probes:
-                    probes.append(pick)
-        got = measure(sorted(probes))
+        got = measure(_probes(split, ways))
         rounds.append({"measured": dict(got), "intervals": []})
         todo = []
         for i, v in got.items():

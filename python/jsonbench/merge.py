@@ -146,39 +146,9 @@ def merge(paths, out_dir, n=None):
             _copy_files(s.path, out_dir, taken, own)
             entries += s.index["entries"]
             failures += s.index["failures"]
-        accounted = {os.path.splitext(os.path.basename(e["file"]))[0] for e in entries} | \
-            {f.get("job") for f in failures}
-        for part in split["assignment"]:
-            k = part["shard"]
-            s = by_k.get(k)
-            if s is None:
-                why = "shard %d of %d missing (no folder of it was given or readable: %s)" % (
-                    k, n, ", ".join(x.path for x in shards if not x.ok) or "none given")
-            elif s.plan.get("interrupted"):
-                why = "shard %d of %d did not finish (interrupted, %s)" % (k, n, s.path)
-            else:
-                why = "shard %d of %d finished without it (%s)" % (k, n, s.path)
-            lost = [j for j in part["jobs"] if j not in accounted]
-            if s is None or lost:
-                failures.append({"job": "shard-%d-of-%d" % (k, n), "shard": k,
-                                 "error": "%s: %d job(s) not measured" % (why, len(lost))})
-            failures += [{"job": j, "shard": k, "error": why} for j in lost]
+        failures += _not_measured(split, by_k, shards, entries, failures, n)
         nodes = [_node(s) for s in good]
-        env = dict(ref.env)
-        env.pop("shard", None)
-        env["shards"] = nodes
-        env["shard_plan_hash"] = ref.info["plan_hash"]
-        env["datasets"] = []
-        for s in good:
-            env["datasets"] = resultsdir._union(env["datasets"], s.env.get("datasets"), "label")
-        models = sorted({x["cpu_model"] for x in nodes})
-        if len(models) > 1:
-            env["cpu_model"] = "; ".join("%s (shard %s)" % (m, ",".join(
-                str(x["shard"]) for x in nodes if x["cpu_model"] == m)) for m in models)
-            env["shard_warning"] = ("the shards ran on different CPU models: ratios within a "
-                                    "group stay valid, absolute figures across groups do not")
-        env["command"] = " ".join(_strip_cmd(env.get("command", ""))) + \
-            "  (merged from %d of %d shards)" % (len(good), n)
+        env = _merged_env(ref, good, nodes, n)
         resultsdir.write_index(out_dir, entries, failures)
         resultsdir.write_env(out_dir, env)
         state = dict(ref.plan, argv=_shards().strip_args(ref.plan.get("argv", []), ["--out"]),
@@ -196,6 +166,52 @@ def merge(paths, out_dir, n=None):
         shutil.rmtree(out_dir)
         raise
     return tool, failures, nodes, env.get("shard_warning")
+
+
+def _not_measured(split, by_k, shards, entries, failures, n):
+    """Failures for the jobs of the split that no shard's entries or
+    failures account for, and one per shard missing or short, saying
+    why."""
+    accounted = {os.path.splitext(os.path.basename(e["file"]))[0] for e in entries} | \
+        {f.get("job") for f in failures}
+    out = []
+    for part in split["assignment"]:
+        k = part["shard"]
+        s = by_k.get(k)
+        if s is None:
+            why = "shard %d of %d missing (no folder of it was given or readable: %s)" % (
+                k, n, ", ".join(x.path for x in shards if not x.ok) or "none given")
+        elif s.plan.get("interrupted"):
+            why = "shard %d of %d did not finish (interrupted, %s)" % (k, n, s.path)
+        else:
+            why = "shard %d of %d finished without it (%s)" % (k, n, s.path)
+        lost = [j for j in part["jobs"] if j not in accounted]
+        if s is None or lost:
+            out.append({"job": "shard-%d-of-%d" % (k, n), "shard": k,
+                        "error": "%s: %d job(s) not measured" % (why, len(lost))})
+        out += [{"job": j, "shard": k, "error": why} for j in lost]
+    return out
+
+
+def _merged_env(ref, good, nodes, n):
+    """The merged folder's env: the reference shard's, with every shard's
+    node and datasets, and a warning when their CPU models differ."""
+    env = dict(ref.env)
+    env.pop("shard", None)
+    env["shards"] = nodes
+    env["shard_plan_hash"] = ref.info["plan_hash"]
+    env["datasets"] = []
+    for s in good:
+        env["datasets"] = resultsdir._union(env["datasets"], s.env.get("datasets"), "label")
+    models = sorted({x["cpu_model"] for x in nodes})
+    if len(models) > 1:
+        env["cpu_model"] = "; ".join("%s (shard %s)" % (m, ",".join(
+            str(x["shard"]) for x in nodes if x["cpu_model"] == m)) for m in models)
+        env["shard_warning"] = ("the shards ran on different CPU models: ratios within a "
+                                "group stay valid, absolute figures across groups do not")
+    env["command"] = " ".join(_strip_cmd(env.get("command", ""))) + \
+        "  (merged from %d of %d shards)" % (len(good), n)
+    return env
 
 
 def _strip_cmd(command):

@@ -421,12 +421,8 @@ def main(argv):
                                   "interleaved " + ",".join(real_names))
     entries, failures = [], []
     if args.resume:
-        try:
-            state = resultsdir.check_resume(out_dir, "reproduce", commit, digest)
-        except resultsdir.ResumeError as exc:
-            sys.exit("reproduce: --resume: %s" % exc)
-        if mine is not None and shards.check_resumed(state, args):
-            sys.exit("reproduce: --resume: %s: %s" % (out_dir, shards.check_resumed(state, args)))
+        state = resultsdir.resume_or_exit(out_dir, "reproduce", commit, digest,
+                                          None if mine is None else args)
         entries = resultsdir.read_index(out_dir)["entries"]
         log("reproduce: resuming %s: %d of %d runs finished" % (
             build.rel(out_dir), len(set(state["finished"])), len(state["jobs"])))
@@ -470,16 +466,7 @@ def main(argv):
     save(args, argv, p, ds, out_dir, meta_runs, duration, not interrupted, t_runs,
          group_seconds(by_key, state))
 
-    runs_loaded = {k: ({"data": gbench.read(os.path.join(out_dir, v["file"]))} if v.get("file")
-                       else {"error": v["error"]}) for k, v in meta_runs.items()}
-    rows = C.evaluate(p.doc, runs_loaded, ds.stats, args.scale, p.caps)
-    real = None
-    if p.real_groups:
-        meta = C.load_run(out_dir)[2]
-        real = realclaims.evaluate(p.doc, p.real_doc, runs_loaded, realclaims.load_runs(
-            out_dir, meta.get("real", {}).get("runs", {})), ds.stats, args.scale, p.caps,
-            twin_claims=p.twins)
-    print_table(rows, real)
+    rows = evaluate(args, p, ds, out_dir, meta_runs)
     n_failed = sum(1 for v in meta_runs.values() if "error" in v and "shard" not in v)
     log("reproduce: %d claims, %s; %d run(s) failed or missing; took %s; results in %s" % (
         len(rows), ", ".join("%s %d" % kv for kv in sorted(C.summary_counts(rows).items())),
@@ -497,6 +484,22 @@ def main(argv):
     if interrupted:
         return 128 + (res.signal or 2)
     return 1 if n_failed or failures or real_failed else 0
+
+
+def evaluate(args, p, ds, out_dir, meta_runs):
+    """Evaluates the plan's claims on the runs in out_dir, prints their
+    table and returns the model claims' rows."""
+    runs_loaded = {k: ({"data": gbench.read(os.path.join(out_dir, v["file"]))} if v.get("file")
+                       else {"error": v["error"]}) for k, v in meta_runs.items()}
+    rows = C.evaluate(p.doc, runs_loaded, ds.stats, args.scale, p.caps)
+    real = None
+    if p.real_groups:
+        meta = C.load_run(out_dir)[2]
+        real = realclaims.evaluate(p.doc, p.real_doc, runs_loaded, realclaims.load_runs(
+            out_dir, meta.get("real", {}).get("runs", {})), ds.stats, args.scale, p.caps,
+            twin_claims=p.twins)
+    print_table(rows, real)
+    return rows
 
 
 def measure_real(args, p, ds, out_dir, state, res):

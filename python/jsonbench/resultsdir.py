@@ -125,26 +125,27 @@ def new_plan(tool, argv, commit, digest, jobs):
             "jobs": [j.name for j in jobs], "finished": [], "interrupted": False}
 
 
-def stored_argv(out_dir, tool):
-    """The command line a folder was made with (--resume without options)."""
+def _tool_plan(out_dir, tool):
+    """The plan state of a folder 'tool' wrote; raises ResumeError when it
+    has none or another tool's."""
     state = read_plan(out_dir)
     if state is None:
         raise ResumeError("%s has no %s: it was not written by a run that can be "
                           "resumed" % (out_dir, PLAN))
     if state.get("tool") != tool:
         raise ResumeError("%s was written by %s, not %s" % (out_dir, state.get("tool"), tool))
-    return state["argv"]
+    return state
+
+
+def stored_argv(out_dir, tool):
+    """The command line a folder was made with (--resume without options)."""
+    return _tool_plan(out_dir, tool)["argv"]
 
 
 def check_resume(out_dir, tool, commit, digest):
     """The plan state of a folder to resume; raises ResumeError when it is
     another tool's, another commit's or another plan's."""
-    state = read_plan(out_dir)
-    if state is None:
-        raise ResumeError("%s has no %s: it was not written by a run that can be "
-                          "resumed" % (out_dir, PLAN))
-    if state.get("tool") != tool:
-        raise ResumeError("%s was written by %s, not %s" % (out_dir, state.get("tool"), tool))
+    state = _tool_plan(out_dir, tool)
     if state.get("commit") != commit:
         raise ResumeError("%s was measured at commit %s, this tree is %s: its results and "
                           "new ones would not be comparable; start a new folder"
@@ -153,6 +154,22 @@ def check_resume(out_dir, tool, commit, digest):
         raise ResumeError("%s holds another plan (other jobs, datasets, options or "
                           "repetitions); resume it with the options it was started with "
                           "(--resume FOLDER alone reuses them)" % out_dir)
+    return state
+
+
+def resume_or_exit(out_dir, tool, commit, digest, shard_args=None):
+    """check_resume(), and with 'shard_args' (a shard's options) that the
+    folder holds that shard (shards.check_resumed()); exits naming 'tool'
+    and why when it cannot resume."""
+    try:
+        state = check_resume(out_dir, tool, commit, digest)
+    except ResumeError as exc:
+        sys.exit("%s: --resume: %s" % (tool, exc))
+    if shard_args is not None:
+        from . import shards
+        why = shards.check_resumed(state, shard_args)
+        if why:
+            sys.exit("%s: --resume: %s: %s" % (tool, out_dir, why))
     return state
 
 

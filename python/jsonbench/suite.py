@@ -350,12 +350,8 @@ def main(argv):
     entries, failures = [], []
     if args.resume:
         out_dir = args.resume
-        try:
-            state = resultsdir.check_resume(out_dir, "suite", commit, digest)
-        except resultsdir.ResumeError as exc:
-            sys.exit("suite: --resume: %s" % exc)
-        if mine is not None and shards.check_resumed(state, args):
-            sys.exit("suite: --resume: %s: %s" % (out_dir, shards.check_resumed(state, args)))
+        state = resultsdir.resume_or_exit(out_dir, "suite", commit, digest,
+                                          None if mine is None else args)
         # Finished jobs stay; failed ones run again.
         entries = [e for e in resultsdir.read_index(out_dir)["entries"]
                    if e.get("source") != "micro"]

@@ -19,7 +19,6 @@ CHECK is one of:
                refused before generating (root and a private mount
                namespace; else skipped, exit 77)
 """
-import argparse
 import hashlib
 import os
 import shutil
@@ -32,7 +31,8 @@ IN_NAMESPACE = "OVSDB_GEN_TEST_FULL_DISK_NS"
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
-from testkit import require as check, run_named_check  # noqa: E402
+from testkit import (named_check_parser,  # noqa: E402
+                     require as check, run_named_check)
 
 
 def run(cmd, **kw):
@@ -353,11 +353,7 @@ CHECKS = {
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=sorted(CHECKS))
-    ap.add_argument("--gen", required=True)
-    ap.add_argument("--stats", required=True)
-    ap.add_argument("--profiles", required=True)
+    ap = named_check_parser(CHECKS, "--gen", "--stats", "--profiles")
     ap.add_argument("--ovsdb-tool")     # Accepted, unused.
     ap.add_argument("--nb-schema", default="/usr/share/ovn/ovn-nb.ovsschema")
     ap.add_argument("--sb-schema", default="/usr/share/ovn/ovn-sb.ovsschema")

@@ -7,7 +7,6 @@ CHECK is one of: tool-nb-snapshot, tool-nb-log, tool-sb-snapshot, tool-sb-log,
 determinism, linearity, gen-errors, stats-errors, interrupt.
 Exit 77 (meson: skipped) when the real ovsdb-tool or the schemas are missing.
 """
-import argparse
 import hashlib
 import json
 import os
@@ -22,7 +21,8 @@ SKIP = 77
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
-from testkit import Failure, require as check, run_named_check  # noqa: E402
+from testkit import (Failure, named_check_parser,  # noqa: E402
+                     require as check, run_named_check)
 
 
 def run(cmd, expect_ok=True, **kw):
@@ -401,11 +401,7 @@ CHECKS = {
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=sorted(CHECKS))
-    ap.add_argument("--gen", required=True)
-    ap.add_argument("--stats", required=True)
-    ap.add_argument("--profiles", required=True)
+    ap = named_check_parser(CHECKS, "--gen", "--stats", "--profiles")
     ap.add_argument("--ovsdb-tool", default=shutil.which("ovsdb-tool"))
     ap.add_argument("--nb-schema", default="/usr/share/ovn/ovn-nb.ovsschema")
     ap.add_argument("--sb-schema", default="/usr/share/ovn/ovn-sb.ovsschema")

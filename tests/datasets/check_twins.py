@@ -11,7 +11,6 @@ Sources are made by the project: NB and SB from datasets/profiles at small
 scales, and an ovn-kubernetes shaped NB (a few huge port groups) from a
 committed test profile.  Exit 77 (skipped) when the OVN schemas are missing.
 """
-import argparse
 import json
 import os
 import re
@@ -29,7 +28,8 @@ MIN_LEAK_LEN = 6
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
-from testkit import Failure, require as check, run_named_check  # noqa: E402
+from testkit import (Failure, named_check_parser,  # noqa: E402
+                     require as check, run_named_check)
 
 
 def run(cmd, expect_ok=True):
@@ -458,11 +458,7 @@ CHECKS = {
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=sorted(CHECKS))
-    ap.add_argument("--gen", required=True)
-    ap.add_argument("--stats", required=True)
-    ap.add_argument("--profiles", required=True)
+    ap = named_check_parser(CHECKS, "--gen", "--stats", "--profiles")
     ap.add_argument("--k8s", required=True)
     ap.add_argument("--ovsdb-tool", default=shutil.which("ovsdb-tool"))
     ap.add_argument("--harness", action="append", default=[])

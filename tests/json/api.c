@@ -1341,10 +1341,7 @@ main(int argc, char *argv[])
 {
     /* The built-in impls keep the layouts their reports describe (a new
      * impl needs no line here). */
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {
+    static const struct test_group groups[] = {
         { "impl-info", test_impl_info },
         { "clone", test_clone },
         { "inline", test_inline },
@@ -1364,21 +1361,6 @@ main(int argc, char *argv[])
     };
 
     info = json_impl_info();
-    int ran = 0;
-    for (size_t i = 0; i < ARRAY_SIZE(groups); i++) {
-        if (argc < 2 || !strcmp(argv[1], groups[i].name)) {
-            groups[i].run();
-            ran++;
-        }
-    }
-    if (!ran) {
-        fprintf(stderr, "%s: unknown test group %s\n", argv[0], argv[1]);
-        return 2;
-    }
-    if (test_failures) {
-        fprintf(stderr, "%s: %d check(s) failed\n", info->name,
-                test_failures);
-        return 1;
-    }
-    return 0;
+    return run_test_groups(argc, argv, groups, ARRAY_SIZE(groups),
+                           info->name);
 }

@@ -33,7 +33,6 @@
 
 enum { MAX_REPORTS = 30 };
 static int reports;
-static const char *group_name;
 
 /* A document under test. */
 struct doc {
@@ -72,7 +71,7 @@ fail(const struct doc *d, const char *mode, const char *what,
     if (reports++ < MAX_REPORTS) {
         char *p = printable(d);
         fprintf(stderr, "%s: %s (parsed %s): %s\n  got:      %s\n"
-                "  expected: %s\n", group_name, p, mode, what,
+                "  expected: %s\n", test_group_name, p, mode, what,
                 got, expected);
         free(p);
     }
@@ -736,10 +735,7 @@ test_numbers(void)
 int
 main(int argc, char *argv[])
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {
+    static const struct test_group groups[] = {
         { "control", test_control },
         { "plain", test_plain },
         { "escapes", test_escapes },
@@ -747,22 +743,6 @@ main(int argc, char *argv[])
         { "numbers", test_numbers },
     };
 
-    int ran = 0;
-    for (size_t i = 0; i < ARRAY_SIZE(groups); i++) {
-        if (argc < 2 || !strcmp(argv[1], groups[i].name)) {
-            group_name = groups[i].name;
-            groups[i].run();
-            ran++;
-        }
-    }
-    if (!ran) {
-        fprintf(stderr, "%s: unknown test group %s\n", argv[0], argv[1]);
-        return 2;
-    }
-    if (test_failures) {
-        fprintf(stderr, "%s: %d check(s) failed\n", json_impl_info()->name,
-                test_failures);
-        return 1;
-    }
-    return 0;
+    return run_test_groups(argc, argv, groups, ARRAY_SIZE(groups),
+                           json_impl_info()->name);
 }

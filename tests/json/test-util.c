@@ -1,5 +1,5 @@
-/* Helpers shared by the tests/json programs: reading files and counting
- * failed checks. */
+/* Helpers shared by the tests/json programs: reading files, counting
+ * failed checks and running groups of them. */
 #include "test-util.h"
 
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include "util.h"
 
 int test_failures;
+const char *test_group_name;
 
 char *
 read_file(const char *name, size_t *lenp)
@@ -33,4 +34,27 @@ read_file(const char *name, size_t *lenp)
     buf[len] = '\0';
     *lenp = len;
     return buf;
+}
+
+int
+run_test_groups(int argc, char *argv[], const struct test_group *groups,
+                size_t n, const char *who)
+{
+    int ran = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (argc < 2 || !strcmp(argv[1], groups[i].name)) {
+            test_group_name = groups[i].name;
+            groups[i].run();
+            ran++;
+        }
+    }
+    if (!ran) {
+        fprintf(stderr, "%s: unknown test group %s\n", argv[0], argv[1]);
+        return 2;
+    }
+    if (test_failures) {
+        fprintf(stderr, "%s: %d check(s) failed\n", who, test_failures);
+        return 1;
+    }
+    return 0;
 }

@@ -39,4 +39,20 @@ extern int test_failures;
 /* Reads a whole file; exits on error.  The buffer is null-terminated. */
 char *read_file(const char *name, size_t *lenp);
 
+/* A program's checks come in named groups; its test() lines in meson.build
+ * run one group each. */
+struct test_group {
+    const char *name;
+    void (*run)(void);
+};
+
+/* The name of the group running. */
+extern const char *test_group_name;
+
+/* Runs the group of the 'n' 'groups' that argv[1] names, or every group
+ * without argv[1].  Returns the exit status: 0, 1 if a check failed (said
+ * on stderr with 'who'), 2 if argv[1] names no group. */
+int run_test_groups(int argc, char *argv[], const struct test_group *groups,
+                    size_t n, const char *who);
+
 #endif

@@ -1,9 +1,11 @@
 """Small helpers the Python test scripts share: counted checks, named
-checks run in a scratch folder, and git in a throw-away tree.
+checks run in a scratch folder (and the command line of a script of
+them), and git in a throw-away tree.
 
 A script finds this folder with
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "pylib"))
 """
+import argparse
 import os
 import shutil
 import subprocess
@@ -42,6 +44,16 @@ class Failure(Exception):
 def require(cond, msg):
     if not cond:
         raise Failure(msg)
+
+
+def named_check_parser(checks, *options):
+    """The command line of a script of named checks: the one to run (a
+    name in 'checks'), and each of 'options' as a required option."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("check", choices=sorted(checks))
+    for option in options:
+        ap.add_argument(option, required=True)
+    return ap
 
 
 def run_named_check(name, body, prefix):

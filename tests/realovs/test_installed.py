@@ -189,6 +189,20 @@ def test_corrupt(tmp):
           % (time.monotonic() - t0))
 
 
+def run_one(tmp, out, argv, what):
+    """Runs the runner's 'argv', which must succeed and leave no process,
+    and returns the document of its first result in 'out'."""
+    p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
+                       text=True, timeout=RUN_TIMEOUT)
+    if p.returncode:
+        fail("%s: exit %d: %s" % (what, p.returncode, p.stderr))
+    check_none_left(tmp, what)
+    with open(os.path.join(out, "index.json")) as f:
+        e = json.load(f)["entries"][0]
+    with open(os.path.join(out, e["file"])) as f:
+        return json.load(f)
+
+
 def test_monitor(tmp):
     """Real monitor-cond clients: they detach as daemons, so this also
     checks that the runner stops them by their pidfile pid."""
@@ -196,15 +210,7 @@ def test_monitor(tmp):
     out = os.path.join(tmp, "res-mon")
     argv = runner(tmp, out, [db], "monitor") + [
         "--clients", "2", "--workload-opts", "batches=3,batch_rows=5"]
-    p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
-                       text=True, timeout=RUN_TIMEOUT)
-    if p.returncode:
-        fail("monitor: exit %d: %s" % (p.returncode, p.stderr))
-    check_none_left(tmp, "monitor")
-    with open(os.path.join(out, "index.json")) as f:
-        e = json.load(f)["entries"][0]
-    with open(os.path.join(out, e["file"])) as f:
-        doc = json.load(f)
+    doc = run_one(tmp, out, argv, "monitor")
     if metric(doc, "monitor/updates", "rows_per_batch") != 5:
         fail("monitor: rows_per_batch")
     for name, key in (("monitor/initial", "cpu_time"),
@@ -237,15 +243,7 @@ def test_txn(tmp):
     out = os.path.join(tmp, "res-txn")
     argv = runner(tmp, out, [db], "txn") + ["--clients", "3", "--workload-opts",
                                             "txns=40"]
-    p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
-                       text=True, timeout=RUN_TIMEOUT)
-    if p.returncode:
-        fail("txn: exit %d: %s" % (p.returncode, p.stderr))
-    check_none_left(tmp, "txn")
-    with open(os.path.join(out, "index.json")) as f:
-        e = json.load(f)["entries"][0]
-    with open(os.path.join(out, e["file"])) as f:
-        doc = json.load(f)
+    doc = run_one(tmp, out, argv, "txn")
     if metric(doc, "txn/server", "items") != 120:
         fail("txn: %r transactions, wanted 120"
              % metric(doc, "txn/server", "items"))
@@ -260,15 +258,7 @@ def test_raft(tmp):
     db = gen(tmp, "nb", 0.002)
     out = os.path.join(tmp, "res-raft")
     argv = runner(tmp, out, [db], "raft") + ["--workload-opts", "entries=20"]
-    p = subprocess.run(argv, env=env_for(tmp), capture_output=True,
-                       text=True, timeout=RUN_TIMEOUT)
-    if p.returncode:
-        fail("raft: exit %d: %s" % (p.returncode, p.stderr))
-    check_none_left(tmp, "raft")
-    with open(os.path.join(out, "index.json")) as f:
-        e = json.load(f)["entries"][0]
-    with open(os.path.join(out, e["file"])) as f:
-        doc = json.load(f)
+    doc = run_one(tmp, out, argv, "raft")
     if metric(doc, "raft/send", "items") != 20 or \
             metric(doc, "raft/send", "followers") != 2:
         fail("raft: wrong entries or followers")

@@ -215,10 +215,7 @@ def run(args, targets, failures):
     commit = git_short_commit(ROOT)
     digest = resultsdir.plan_hash(jobs, args.repetitions, "grouped")
     if getattr(args, "resume", None):
-        try:
-            state = resultsdir.check_resume(out_dir, "real-ovs", commit, digest)
-        except resultsdir.ResumeError as exc:
-            raise SystemExit("real-ovs: --resume: %s" % exc)
+        state = resultsdir.resume_or_exit(out_dir, "real-ovs", commit, digest)
         old_failures = []
     else:
         state = resultsdir.new_plan("real-ovs", sys.argv[1:], commit, digest, jobs)
