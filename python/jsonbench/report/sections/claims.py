@@ -9,6 +9,7 @@ from ...claims import (HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE, VERDICT_OUTSIDE
                        table_rows)
 from ..charts import figure
 from ..document import Figure, Section, Table
+from .model_vs_real import failure_text
 
 
 def build(ctx):
@@ -171,6 +172,5 @@ def _real_table(s, root, doc, runs, meta, rows):
                % (100 * t["relative"], t["points"], t["small_below_pct"],
                   sum(1 for v in judged if v["met"]), len(judged)))
     for f in real.get("build_failures", []):
-        tail = [ln for ln in f.get("error", "").splitlines() if ln.strip()]
         s.para("Build of `%s` failed, so its claims are not measured on real OVS: %s"
-               % (f.get("ref", f.get("target")), " / ".join(tail[-5:])))
+               % (f.get("ref", f.get("target")), failure_text(f.get("error", ""), 5)))

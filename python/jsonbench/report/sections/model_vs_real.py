@@ -143,11 +143,24 @@ def failures_block(s, rs):
         return
     s.para("**Builds that failed** (the rest of the suite ran without them; "
            "the full log is in the build cache):")
-    rows = []
-    for f in fails:
-        tail = [ln for ln in f.get("error", "").splitlines() if ln.strip()]
-        rows.append([f.get("target", "?"), " / ".join(tail[-6:])])
+    rows = [[f.get("target", "?"), failure_text(f.get("error", ""))]
+            for f in fails]
     s.add(Table(["target", "error and log tail"], rows, align=["l", "l"]))
+
+
+# git's own diagnostics in a patch's error: the failing file and hunk.
+_GIT_SAYS = ("error:", "fatal:", "CONFLICT")
+
+
+def failure_text(error, tail=6):
+    """One line for a failed target: the error's first line (what failed:
+    the patch file and mail, the build and its log, the ref), git's
+    error lines (the file and hunk a patch fails on), then the last
+    'tail' other lines (a build log's tail, the hunk's context)."""
+    lines = [ln.strip() for ln in error.splitlines() if ln.strip()]
+    said = [ln for ln in lines[1:] if ln.startswith(_GIT_SAYS)]
+    rest = [ln for ln in lines[1:] if not ln.startswith(_GIT_SAYS)]
+    return " / ".join(lines[:1] + said + rest[-tail:])
 
 
 def ratio_table(rows):
