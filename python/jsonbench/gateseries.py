@@ -132,6 +132,16 @@ def build_figures(jobs, done, name):
     return out
 
 
+def measure_tool(tool, data, tmp, only=None):
+    """{"<dataset>/<workload>:<figure>": value} of one ovsdb-tool on the
+    datasets 'data' ({name: path}), its jobs run in a scratch folder in
+    'tmp' (the history's load-ir workload); raises gatecal.CalError when a
+    run failed, gate.MeasureError when interrupted."""
+    from .gate import Scratch
+    todo = jobs("tool", tool, data, tmp, only)
+    return build_figures(todo, Scratch(tmp).run([(j, 1) for j in todo]), "tool")
+
+
 # ---------------------------------------------------------------- checking
 
 def threshold_for(key, thresholds):

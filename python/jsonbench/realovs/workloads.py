@@ -457,7 +457,7 @@ def raft(target, ds, opts):
 
 def load_ir(target, ds, opts):
     import tempfile
-    from .. import gatecal, gateseries
+    from .. import gate, gatecal, gateseries
     if not os.path.exists(ds["path"]):
         raise RunError("%s: dataset not found" % ds["path"])
     with tempfile.TemporaryDirectory(prefix="jsonbench-load-ir-") as tmp:
@@ -465,7 +465,7 @@ def load_ir(target, ds, opts):
             figs = gateseries.measure_tool(target.path("ovsdb-tool"),
                                            {"nb": ds["path"]}, tmp,
                                            only={"nb/load"})
-        except (gatecal.CalError, OSError) as exc:
+        except (gatecal.CalError, gate.MeasureError, OSError) as exc:
             raise RunError("%s: load under valgrind: %s" % (ds["path"], exc))
     fields = {"real_time": 0.0, "cpu_time": 0.0,
               "file_bytes": os.path.getsize(ds["path"])}
