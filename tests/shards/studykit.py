@@ -6,6 +6,7 @@ plan with each job once)."""
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -37,6 +38,15 @@ def stop_by_pid(procs):
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+
+
+def clean_up(check, tmp):
+    """Removes the test's folder, or keeps it (and says where) when a check
+    failed."""
+    if check.failures:
+        print("(files kept in %s)" % tmp)
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def read(path):

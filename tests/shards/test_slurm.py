@@ -29,7 +29,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from testkit import Checks  # noqa: E402
-from studykit import TinyStudy, free_port, read, skip, stems, stop_by_pid  # noqa: E402
+from studykit import TinyStudy, clean_up, free_port, read, skip, stems, stop_by_pid  # noqa: E402
 
 PROGRAMS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scancel")
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
@@ -209,7 +209,6 @@ def main():
     tmp = tempfile.mkdtemp(prefix="jsonbench-slurm-")
     os.chmod(tmp, 0o755)
     daemons = Daemons(tmp)
-    keep = False
     try:
         study = TinyStudy(build_root, gen, root, tmp)
         split, env, jb = study.split, study.env, study.jb
@@ -275,11 +274,7 @@ def main():
                                                         daemons.tail("slurmd")))
     finally:
         daemons.stop()
-        keep = bool(check.failures)
-        if keep:
-            print("(files kept in %s)" % tmp)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        clean_up(check, tmp)
     return check.finish("ok: a 3-shard study on a real one-node Slurm, merged")
 
 

@@ -31,7 +31,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from testkit import Checks  # noqa: E402
-from studykit import TinyStudy, free_port, read, skip, stop_by_pid  # noqa: E402
+from studykit import TinyStudy, clean_up, free_port, read, skip, stop_by_pid  # noqa: E402
 
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
 PROGRAMS = ("sshd", "ssh", "ssh-keygen", "parallel", "rsync")
@@ -234,10 +234,7 @@ def main():
         check(False, "%s\nsshd a: %s\nsshd b: %s" % (exc, sshds.tail("a"), sshds.tail("b")))
     finally:
         sshds.stop()
-        if check.failures:
-            print("(files kept in %s)" % tmp)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        clean_up(check, tmp)
     return check.finish("ok: a 3-shard study over real ssh on 2 hosts, merged")
 
 
