@@ -41,7 +41,6 @@ round's commits run as the shards of one history, one commit per shard
 (measure_round)."""
 
 import argparse
-import fnmatch
 import json
 import os
 import re
