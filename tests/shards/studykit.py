@@ -49,6 +49,15 @@ def clean_up(check, tmp):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def tail(path):
+    """The last 1500 characters of a daemon's output file, "" if none."""
+    try:
+        with open(path) as f:
+            return f.read()[-1500:]
+    except OSError:
+        return ""
+
+
 def read(path):
     with open(path) as f:
         return json.load(f)

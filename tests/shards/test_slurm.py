@@ -29,7 +29,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from testkit import Checks  # noqa: E402
-from studykit import TinyStudy, clean_up, free_port, read, skip, stems, stop_by_pid  # noqa: E402
+from studykit import (TinyStudy, clean_up, free_port, read, skip, stems,  # noqa: E402
+                      stop_by_pid, tail)
 
 PROGRAMS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scancel")
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
@@ -123,11 +124,7 @@ class Daemons:
         raise RuntimeError("timed out waiting for %s" % what)
 
     def tail(self, name):
-        try:
-            with open(os.path.join(self.tmp, name + ".out")) as f:
-                return f.read()[-1500:]
-        except OSError:
-            return ""
+        return tail(os.path.join(self.tmp, name + ".out"))
 
     def stop(self):
         """Cancels what is left of our jobs, then stops each daemon we

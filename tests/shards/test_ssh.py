@@ -31,7 +31,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from testkit import Checks  # noqa: E402
-from studykit import TinyStudy, clean_up, free_port, read, skip, stop_by_pid  # noqa: E402
+from studykit import (TinyStudy, clean_up, free_port, read, skip, stop_by_pid,  # noqa: E402
+                      tail)
 
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
 PROGRAMS = ("sshd", "ssh", "ssh-keygen", "parallel", "rsync")
@@ -132,11 +133,7 @@ class Sshds:
         raise RuntimeError("sshd %s does not listen on %d" % (h, self.ports[h]))
 
     def tail(self, h):
-        try:
-            with open(os.path.join(self.tmp, "sshd-%s.out" % h)) as f:
-                return f.read()[-1500:]
-        except OSError:
-            return ""
+        return tail(os.path.join(self.tmp, "sshd-%s.out" % h))
 
     def stop(self):
         """Stops each sshd we started, by pid (SIGTERM, then SIGKILL)."""
