@@ -7,9 +7,11 @@ datasets whose sha256 differ between shards.  A shard that is missing (no
 folder, or a folder its run never wrote) or did not finish is a failure
 entry, and so is every job of it that has no result: the merged index
 names every job of the plan once, as an entry or a failure.  env.json
-lists the nodes ("shards": host, CPU model, measuring interval) and warns
-when their CPU models differ: ratios stay valid per node (each group ran
-on one node), absolute figures across groups do not.
+lists the nodes ("shards": host, CPU model, measuring interval, load
+average, timing hazards) and warns when their CPU models differ (ratios
+stay valid per node, as each group ran on one node; absolute figures
+across groups do not) or when a timing hazard was on for some shards
+only.
 
 Front ends with files of their own (the claims reproduction's
 claims-run.json, a history's study.json) register a merger in TOOLS; the
@@ -119,6 +121,8 @@ def _node(s):
     return {"shard": s.k, "folder": s.path, "host": sh.get("host", "?"),
             "cpu_model": sh.get("cpu_model") or s.env.get("cpu_model", "?"),
             "measured": measured,
+            "timing_hazards": [h.get("setting", "?") for h in s.env.get("timing_hazards") or []],
+            "loadavg": [s.env.get("loadavg_start"), s.env.get("loadavg_end")],
             "status": "interrupted" if s.plan.get("interrupted") or measured[1] is None
             else "finished"}
 
@@ -203,15 +207,37 @@ def _merged_env(ref, good, nodes, n):
     env["datasets"] = []
     for s in good:
         env["datasets"] = resultsdir._union(env["datasets"], s.env.get("datasets"), "label")
+    warnings = []
     models = sorted({x["cpu_model"] for x in nodes})
     if len(models) > 1:
         env["cpu_model"] = "; ".join("%s (shard %s)" % (m, ",".join(
             str(x["shard"]) for x in nodes if x["cpu_model"] == m)) for m in models)
-        env["shard_warning"] = ("the shards ran on different CPU models: ratios within a "
-                                "group stay valid, absolute figures across groups do not")
+        warnings.append("the shards ran on different CPU models: ratios within a group stay "
+                        "valid, absolute figures across groups do not")
+    env["timing_hazards"] = _hazards_of(good, warnings)
+    if warnings:
+        env["shard_warning"] = "; ".join(warnings)
     env["command"] = " ".join(_strip_cmd(env.get("command", ""))) + \
         "  (merged from %d of %d shards)" % (len(good), n)
     return env
+
+
+def _hazards_of(good, warnings):
+    """Every shard's timing hazards (env.timing_hazards), each naming the
+    shards it was seen on.  The reference shard's alone would hide a
+    hazard that only another node had; when the shards differ in them, a
+    warning: those nodes' time figures may swing by more than the others'."""
+    seen = {}
+    for s in good:
+        for h in s.env.get("timing_hazards") or []:
+            seen.setdefault(h.get("setting"), dict(h, shards=[]))["shards"].append(s.k)
+    out = list(seen.values())
+    for h in out:
+        if len(h["shards"]) < len(good):
+            warnings.append("shard(s) %s ran with the timing hazard %s (the others did "
+                            "not): their CPU and wall times may swing more" % (
+                                ",".join(map(str, h["shards"])), h.get("setting")))
+    return out
 
 
 def _strip_cmd(command):

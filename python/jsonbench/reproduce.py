@@ -308,7 +308,8 @@ def save(args, argv, p, ds, out_dir, runs, duration, complete, t_runs, seconds):
     env["command"] = "scripts/reproduce.sh " + shlex.join(argv)
     env["datasets"] = ds.meta
     env["duration_s"] = duration
-    env["load_average"] = " ".join("%.2f" % x for x in os.getloadavg())
+    env["loadavg_start"] = getattr(args, "loadavg_start", None)
+    env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
     if getattr(args, "shard_env", None):
         env["shard"] = args.shard_env
     old = resultsdir.read_env(out_dir)
@@ -445,6 +446,7 @@ def main(argv):
     backend = ModelBackend(out_dir, exes, args.repetitions, args.seed, probe=False,
                            hyperfine=False, sha256=False)
     t_runs = time.time()
+    args.loadavg_start = " ".join("%.2f" % x for x in os.getloadavg())
     if mine is not None:
         args.shard_env["measured"] = [t_runs, None]
 

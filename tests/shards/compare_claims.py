@@ -22,6 +22,7 @@ import os
 import sys
 
 from jsonbench import claims as C
+from jsonbench import resultsdir
 
 
 def rows_of(folder):
@@ -35,10 +36,28 @@ def rows_of(folder):
                                 meta.get("caps", True))}
 
 
+def conditions(folder):
+    """What the machine was doing: load averages and timing hazards, per
+    shard for a merged folder (time figures are only as alike as these)."""
+    env = resultsdir.read_env(folder)
+    nodes = env.get("shards") or [dict(env, loadavg=[env.get("loadavg_start"),
+                                                     env.get("loadavg_end")],
+                                       timing_hazards=[h.get("setting") for h in
+                                                       env.get("timing_hazards") or []])]
+    return ["%s%s: load average at start / end %s, timing hazards: %s" % (
+        folder, " shard %s" % x["shard"] if "shard" in x else "",
+        " / ".join(v or "?" for v in x.get("loadavg") or []) or "?",
+        "not recorded" if x.get("timing_hazards") is None else
+        ", ".join(x["timing_hazards"]) or "none") for x in nodes]
+
+
 def compare(serial, merged, out=sys.stdout):
     """[problem, ...] between the two folders' claims tables."""
     a, b = rows_of(serial), rows_of(merged)
     problems, per_kind = [], {}
+    for folder in (serial, merged):
+        for line in conditions(folder):
+            out.write(line + "\n")
     for folder in (serial, merged):
         md = os.path.join(folder, "report.md")
         if not os.path.exists(md) or "Seed claims" not in open(md).read():

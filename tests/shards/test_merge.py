@@ -60,7 +60,7 @@ class Args:
         self.shards, self.shard = n, k
 
 
-def make_shards(tmp, n=3, commit="abc1234", cpu=lambda k: "CPU A"):
+def make_shards(tmp, n=3, commit="abc1234", cpu=lambda k: "CPU A", hazards=lambda k: []):
     us = units()
     digest = shards.plan_hash(us, {"repetitions": 1})
     folders = []
@@ -77,6 +77,8 @@ def make_shards(tmp, n=3, commit="abc1234", cpu=lambda k: "CPU A"):
                 entries.append({"file": "runs/%s.json" % j, "impl": j.split("__")[-1]})
         env = {"git_commit": commit + "full", "cpu_model": cpu(k),
                "datasets": [{"label": "nb", "sha256": "11"}, {"label": "sb", "sha256": "22"}],
+               "timing_hazards": [{"setting": h, "value": "1"} for h in hazards(k)],
+               "loadavg_start": "0.%d0 0.00 0.00" % k, "loadavg_end": "1.%d0 0.00 0.00" % k,
                "command": "scripts/suite.sh --scale 1 --shards %d --shard %d --out %s"
                           % (n, k, d),
                "shard": dict(shards.shard_env(args, us, digest, 10.0 * k, 10.0 * k + 5),
@@ -133,6 +135,27 @@ def test_merge(tmp):
     with open(os.path.join(tmp, "b-merged", "env.json")) as fh:
         cpu = json.load(fh)["cpu_model"]
     check(warning and "CPU A" in cpu and "CPU B" in cpu, "different CPU models warn: %s" % cpu)
+
+    # A timing hazard on one node only: listed with its shard, and a warning
+    # naming that shard; the nodes keep their load averages.
+    h = make_shards(os.path.join(tmp, "hz"),
+                    hazards=lambda k: ["page reporting"] if k == 3 else ["autogroup"])
+    _t, _f, _n, warning = merged(h, os.path.join(tmp, "hz-merged"))
+    with open(os.path.join(tmp, "hz-merged", "env.json")) as fh:
+        env = json.load(fh)
+    got = {x["setting"]: x["shards"] for x in env["timing_hazards"]}
+    check(got == {"autogroup": [1, 2], "page reporting": [3]},
+          "every shard's hazards, with the shards they were on: %s" % got)
+    check(warning and "shard(s) 3 ran with the timing hazard page reporting" in warning and
+          "autogroup" in warning and "CPU models" not in warning,
+          "a hazard some shards had warns, naming them: %s" % warning)
+    check([x["loadavg"] for x in env["shards"]][2] == ["0.30 0.00 0.00", "1.30 0.00 0.00"] and
+          [x["timing_hazards"] for x in env["shards"]][2] == ["page reporting"],
+          "each node's load average and hazards: %s" % env["shards"])
+    _t, _f, _n, warning = merged(make_shards(os.path.join(tmp, "hz2"),
+                                             hazards=lambda k: ["autogroup"]),
+                                 os.path.join(tmp, "hz2-merged"))
+    check(not warning, "a hazard every shard had is listed, not warned of: %s" % warning)
 
 
 def refused(folders, out, what, n=None):

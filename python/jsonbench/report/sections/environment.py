@@ -46,9 +46,11 @@ def build(ctx):
             "shared the CPUs and timings are noisy)" % (
                 env["loadavg_start"], env.get("loadavg_end", "?"), env.get("nproc", "?")))
     for h in env.get("timing_hazards") or []:
-        add("timing hazard", "%s = %s: %s; CPU and wall times may swing by more than "
-            "the effects (to stop it: %s)" % (h.get("setting"), h.get("value"),
-                                             h.get("effect"), h.get("fix")))
+        add("timing hazard", "%s = %s%s: %s; CPU and wall times may swing by more than "
+            "the effects (to stop it: %s)" % (
+                h.get("setting"), h.get("value"),
+                " (shards %s)" % ",".join(map(str, h["shards"])) if h.get("shards") else "",
+                h.get("effect"), h.get("fix")))
     add("results folder", rs.root)
     add("shards", env.get("shard_warning"))
     s = Section("Environment", "environment")
@@ -57,10 +59,14 @@ def build(ctx):
     if nodes:
         s.para("Merged from %d shards (scripts/jsonbench merge): each group of jobs ran "
                "whole on one node, so its ratios compare processes of one machine." % len(nodes))
-        s.add(Table(["shard", "host", "CPU", "measured (UTC)", "status"],
+        s.add(Table(["shard", "host", "CPU", "measured (UTC)", "load average at start / end",
+                     "timing hazards", "status"],
                     [["shard %s" % x.get("shard"), x.get("host", ""), x.get("cpu_model", ""),
-                      _interval(x.get("measured")), x.get("status", "")] for x in nodes],
-                    align=["l", "l", "l", "l", "l"]))
+                      _interval(x.get("measured")),
+                      " / ".join(v or "?" for v in x.get("loadavg") or []),
+                      ", ".join(x.get("timing_hazards") or []) or "none",
+                      x.get("status", "")] for x in nodes],
+                    align=["l"] * 7))
     ds = env.get("datasets") or []
     if not ds:
         seen = {}
