@@ -268,7 +268,8 @@ def evaluate(doc, runs, stats=None, scale=1.0, caps=True):
         row.update(measured_before=b, measured_after=a,
                    before_range=(min(vals["before"]), max(vals["before"])),
                    after_range=(min(vals["after"]), max(vals["after"])),
-                   repetitions=min(len(vals["before"]), len(vals["after"])))
+                   repetitions=min(len(vals["before"]), len(vals["after"])),
+                   before_values=vals["before"], after_values=vals["after"])
         m = _pct(b, a)
         row["measured_change_pct"] = m
         tol = _tolerance(doc, c)

@@ -8,6 +8,9 @@ by less than the claim's noise band (percentage points).  Both folders'
 report.md must hold the claims table.  Prints one line per claim and the
 count of differing claims per metric kind (time figures swing with the
 machine's load; memory figures should not); exit 1 on any difference.
+Beside each figure: its spread, the range of the change over the run's
+repetitions, each repetition's after against its own before; a difference where the two spreads overlap is marked so, as
+the repetitions of one run already disagree that much.
 Run it on two serial reproductions too: what differs there is the
 machine, not the sharding.
 
@@ -51,6 +54,22 @@ def conditions(folder):
         ", ".join(x["timing_hazards"]) or "none") for x in nodes]
 
 
+def spread(row):
+    """The change's range over the run's repetitions, in percent: each
+    repetition's after over its before (the sides run interleaved,
+    repetition by repetition).  None without values."""
+    pairs = [(b, a) for b, a in zip(row.get("before_values") or [],
+                                   row.get("after_values") or []) if b]
+    if not pairs:
+        return None
+    changes = [(a / b - 1.0) * 100.0 for b, a in pairs]
+    return (min(changes), max(changes))
+
+
+def overlap(x, y):
+    return x is not None and y is not None and x[0] <= y[1] and y[0] <= x[1]
+
+
 def compare(serial, merged, out=sys.stdout):
     """[problem, ...] between the two folders' claims tables."""
     a, b = rows_of(serial), rows_of(merged)
@@ -64,9 +83,9 @@ def compare(serial, merged, out=sys.stdout):
             problems.append("%s: report.md has no claims table" % folder)
     if sorted(a) != sorted(b):
         problems.append("other claims: %s vs %s" % (sorted(set(a) ^ set(b)), ""))
-    out.write("%-34s %-34s %-34s %8s %8s %6s\n" % ("claim", "verdict (serial)",
-                                                  "verdict (shards)", "serial", "shards",
-                                                  "band"))
+    out.write("%-34s %-34s %-34s %8s %8s %6s  %-17s %-17s\n" % (
+        "claim", "verdict (serial)", "verdict (shards)", "serial", "shards", "band",
+        "spread (serial)", "spread (shards)"))
     for cid in a:
         if cid not in b:
             continue
@@ -76,22 +95,33 @@ def compare(serial, merged, out=sys.stdout):
         same = ra["verdict"] == rb["verdict"]
         close = (ma is None and mb is None) or (
             ma is not None and mb is not None and abs(ma - mb) < band)
-        out.write("%-34s %-34s %-34s %8s %8s %5.0f%%%s\n" % (
+        sa, sb = spread(ra), spread(rb)
+        # A difference the repetitions of either run already span is the
+        # machine's noise; one outside both spreads is worth a look.
+        noisy = overlap(sa, sb)
+        out.write("%-34s %-34s %-34s %8s %8s %5.0f%%  %-17s %-17s%s\n" % (
             cid, ra["verdict"][:34], rb["verdict"][:34],
             "-" if ma is None else "%+.1f%%" % ma, "-" if mb is None else "%+.1f%%" % mb,
-            band, "" if same and close else "  <- differs"))
-        n = per_kind.setdefault(ra["kind"], [0, 0])
+            band, _span(sa), _span(sb), "" if same and close else
+            "  <- differs (spreads overlap)" if noisy else "  <- differs"))
+        n = per_kind.setdefault(ra["kind"], [0, 0, 0])
         n[0] += 1
         n[1] += not (same and close)
+        n[2] += not (same and close) and not noisy
         if not same:
             problems.append("%s: verdict %r serial, %r in shards" % (cid, ra["verdict"],
                                                                       rb["verdict"]))
         if not close:
             problems.append("%s: measured %s serial, %s in shards: more than the %.0f%% "
                             "noise band apart" % (cid, ma, mb, band))
-    for kind, (n, bad) in sorted(per_kind.items()):
-        out.write("%s claims: %d of %d differ\n" % (kind, bad, n))
+    for kind, (n, bad, apart) in sorted(per_kind.items()):
+        out.write("%s claims: %d of %d differ, %d of them with repetition spreads that "
+                  "do not overlap\n" % (kind, bad, n, apart))
     return problems
+
+
+def _span(r):
+    return "-" if r is None else "%+.1f..%+.1f" % r
 
 
 def main(argv):

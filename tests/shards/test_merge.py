@@ -3,7 +3,8 @@
 groups), the merge of made-up shard folders (every job once; a missing or
 unfinished shard as failure entries; refusals of another commit, plan,
 split or dataset, writing nothing; a warning for mixed CPU models), and
-the scripts the Slurm and GNU parallel engines write.
+the scripts the Slurm and GNU parallel engines write, and compare_claims.py's
+repetition spread.
 
 usage: test_merge.py SOURCE_ROOT"""
 
@@ -158,6 +159,21 @@ def test_merge(tmp):
     check(not warning, "a hazard every shard had is listed, not warned of: %s" % warning)
 
 
+def test_compare_spread():
+    # compare_claims pairs each repetition's after with its own before.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import compare_claims
+    got = compare_claims.spread({"before_values": [10.0, 10.0, 20.0],
+                                 "after_values": [9.0, 11.0, 10.0]})
+    check(got is not None and abs(got[0] + 50.0) < 1e-9 and abs(got[1] - 10.0) < 1e-9,
+          "the spread is the paired changes' range: %s" % (got,))
+    check(compare_claims.spread({"before_values": [0.0], "after_values": [1.0]}) is None,
+          "a zero before has no change")
+    check(compare_claims.overlap((-5, 1), (0, 3)) and not compare_claims.overlap((-5, -1),
+                                                                                 (0, 3)),
+          "overlap of two ranges")
+
+
 def refused(folders, out, what, n=None):
     try:
         merged(folders, out, n)
@@ -283,6 +299,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="jsonbench-merge-test-") as tmp:
         test_merge(tmp)
         test_refusals(tmp)
+        test_compare_spread()
         test_engines(tmp)
     return check.finish("ok: split, merge, refusals, engine scripts")
 
