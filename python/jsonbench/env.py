@@ -122,6 +122,18 @@ def _balloon_bound(sysroot):
         return False
 
 
+def loadavg():
+    """The 1, 5 and 15 minute load averages as env.json keeps them."""
+    return " ".join("%.2f" % x for x in os.getloadavg())
+
+
+def node_conditions(env):
+    """A run's load average at start and end and the names of its timing
+    hazards, from its env.json: what a merge lists per node."""
+    return {"timing_hazards": [h.get("setting", "?") for h in env.get("timing_hazards") or []],
+            "loadavg": [env.get("loadavg_start"), env.get("loadavg_end")]}
+
+
 def timing_hazards(sysroot="/"):
     """Kernel settings that were seen to swing one process's CPU seconds by
     more than the effects the suite measures (docs/suite.md, 'Machine

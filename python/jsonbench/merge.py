@@ -23,6 +23,7 @@ import shutil
 import sys
 
 from . import gbench, resultsdir
+from .env import node_conditions
 from .util import log
 
 EXAMPLES = """examples:
@@ -121,8 +122,7 @@ def _node(s):
     return {"shard": s.k, "folder": s.path, "host": sh.get("host", "?"),
             "cpu_model": sh.get("cpu_model") or s.env.get("cpu_model", "?"),
             "measured": measured,
-            "timing_hazards": [h.get("setting", "?") for h in s.env.get("timing_hazards") or []],
-            "loadavg": [s.env.get("loadavg_start"), s.env.get("loadavg_end")],
+            **node_conditions(s.env),
             "status": "interrupted" if s.plan.get("interrupted") or measured[1] is None
             else "finished"}
 

@@ -26,7 +26,7 @@ from . import realclaims
 from .backends import ModelBackend
 from .execute import execute
 from .jobs import Job, Step
-from .env import collect_env, git_short_commit, timing_hazards, warn_timing_hazards
+from .env import collect_env, git_short_commit, loadavg, timing_hazards, warn_timing_hazards
 from .util import fmt_dur, log, sha256_of
 
 DEFAULT_CLAIMS = os.path.join(ROOT, "claims", "seeds.json")
@@ -309,7 +309,7 @@ def save(args, argv, p, ds, out_dir, runs, duration, complete, t_runs, seconds):
     env["datasets"] = ds.meta
     env["duration_s"] = duration
     env["loadavg_start"] = getattr(args, "loadavg_start", None)
-    env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
+    env["loadavg_end"] = loadavg()
     if getattr(args, "shard_env", None):
         env["shard"] = args.shard_env
     old = resultsdir.read_env(out_dir)
@@ -446,7 +446,7 @@ def main(argv):
     backend = ModelBackend(out_dir, exes, args.repetitions, args.seed, probe=False,
                            hyperfine=False, sha256=False)
     t_runs = time.time()
-    args.loadavg_start = " ".join("%.2f" % x for x in os.getloadavg())
+    args.loadavg_start = loadavg()
     if mine is not None:
         args.shard_env["measured"] = [t_runs, None]
 

@@ -26,7 +26,7 @@ import time
 
 from . import ROOT, build, datasets as D, resultsdir, shards, suite_order
 from .backends import DeterministicBackend, ModelBackend, RealBackend
-from .env import collect_env, git_short_commit, warn_timing_hazards
+from .env import collect_env, git_short_commit, loadavg, warn_timing_hazards
 from .execute import execute
 from .jobs import Job, Step
 from .util import fmt_dur, log, sha256_of
@@ -374,7 +374,7 @@ def main(argv):
            args.repetitions, os.path.relpath(out_dir, ROOT)))
 
     env["run_order"] = order
-    env["loadavg_start"] = " ".join("%.2f" % x for x in os.getloadavg())
+    env["loadavg_start"] = loadavg()
     tgts, build_failures, real_info = build_targets(args, real_jobs)
     env.update(real_info)
     steps = steps_of(args, order, jobs, real_jobs, tgts)
@@ -401,7 +401,7 @@ def main(argv):
                       {"det": DeterministicBackend(out_dir)}, out_dir, None, res.entries,
                       res.failures, 1, t_start)
     index, failures = res.entries, res.failures
-    env["loadavg_end"] = " ".join("%.2f" % x for x in os.getloadavg())
+    env["loadavg_end"] = loadavg()
     if mine is not None:
         env["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
     env["duration_s"] = time.time() - t_start

@@ -9,8 +9,9 @@ report.md must hold the claims table.  Prints one line per claim and the
 count of differing claims per metric kind (time figures swing with the
 machine's load; memory figures should not); exit 1 on any difference.
 Beside each figure: its spread, the range of the change over the run's
-repetitions, each repetition's after against its own before; a difference where the two spreads overlap is marked so, as
-the repetitions of one run already disagree that much.
+repetitions, each repetition's after against its own before; a difference
+where the two spreads overlap is marked so, as the repetitions of one run
+already disagree that much.
 Run it on two serial reproductions too: what differs there is the
 machine, not the sharding.
 
@@ -26,6 +27,7 @@ import sys
 
 from jsonbench import claims as C
 from jsonbench import resultsdir
+from jsonbench.env import node_conditions
 
 
 def rows_of(folder):
@@ -43,10 +45,7 @@ def conditions(folder):
     """What the machine was doing: load averages and timing hazards, per
     shard for a merged folder (time figures are only as alike as these)."""
     env = resultsdir.read_env(folder)
-    nodes = env.get("shards") or [dict(env, loadavg=[env.get("loadavg_start"),
-                                                     env.get("loadavg_end")],
-                                       timing_hazards=[h.get("setting") for h in
-                                                       env.get("timing_hazards") or []])]
+    nodes = env.get("shards") or [node_conditions(env)]
     return ["%s%s: load average at start / end %s, timing hazards: %s" % (
         folder, " shard %s" % x["shard"] if "shard" in x else "",
         " / ".join(v or "?" for v in x.get("loadavg") or []) or "?",
