@@ -13,9 +13,13 @@ repetitions, each repetition's after against its own before; a difference
 where the two spreads overlap is marked so, as the repetitions of one run
 already disagree that much.
 Run it on two serial reproductions too: what differs there is the
-machine, not the sharding.
+machine, not the sharding.  --control SERIAL2 does both at once: a
+second serial run's figure is printed beside each claim, and the summary
+counts the claims whose sharded figure is further from the serial one
+than the second serial run's is (or whose verdict differs where the two
+serial runs agree).
 
-usage: PYTHONPATH=python tests/shards/compare_claims.py SERIAL MERGED
+usage: PYTHONPATH=python tests/shards/compare_claims.py SERIAL MERGED [--control SERIAL2]
   e.g. after
     scripts/jsonbench claims --scale 0.01 --out S
     for k in 1 2 3; do scripts/jsonbench claims --scale 0.01 --shards 3 --shard $k \\
@@ -69,11 +73,14 @@ def overlap(x, y):
     return x is not None and y is not None and x[0] <= y[1] and y[0] <= x[1]
 
 
-def compare(serial, merged, out=sys.stdout):
-    """[problem, ...] between the two folders' claims tables."""
+def compare(serial, merged, out=sys.stdout, control=None):
+    """[problem, ...] between the two folders' claims tables.  'control',
+    a second serial folder, adds its figures and the count of claims the
+    shards move further than a repeated serial run does."""
     a, b = rows_of(serial), rows_of(merged)
-    problems, per_kind = [], {}
-    for folder in (serial, merged):
+    c = rows_of(control) if control else {}
+    problems, per_kind, beyond = [], {}, []
+    for folder in (serial, merged) + ((control,) if control else ()):
         for line in conditions(folder):
             out.write(line + "\n")
     for folder in (serial, merged):
@@ -82,9 +89,9 @@ def compare(serial, merged, out=sys.stdout):
             problems.append("%s: report.md has no claims table" % folder)
     if sorted(a) != sorted(b):
         problems.append("other claims: %s vs %s" % (sorted(set(a) ^ set(b)), ""))
-    out.write("%-34s %-34s %-34s %8s %8s %6s  %-17s %-17s\n" % (
-        "claim", "verdict (serial)", "verdict (shards)", "serial", "shards", "band",
-        "spread (serial)", "spread (shards)"))
+    out.write("%-34s %-34s %-34s %8s %8s %8s %6s  %-17s %-17s\n" % (
+        "claim", "verdict (serial)", "verdict (shards)", "serial", "shards",
+        "control" if control else "", "band", "spread (serial)", "spread (shards)"))
     for cid in a:
         if cid not in b:
             continue
@@ -98,10 +105,13 @@ def compare(serial, merged, out=sys.stdout):
         # A difference the repetitions of either run already span is the
         # machine's noise; one outside both spreads is worth a look.
         noisy = overlap(sa, sb)
-        out.write("%-34s %-34s %-34s %8s %8s %5.0f%%  %-17s %-17s%s\n" % (
-            cid, ra["verdict"][:34], rb["verdict"][:34],
-            "-" if ma is None else "%+.1f%%" % ma, "-" if mb is None else "%+.1f%%" % mb,
-            band, _span(sa), _span(sb), "" if same and close else
+        rc = c.get(cid)
+        mc = rc.get("measured_change_pct") if rc else None
+        if rc and _further(ma, mb, mc, band, same, rc["verdict"] == ra["verdict"]):
+            beyond.append(cid)
+        out.write("%-34s %-34s %-34s %8s %8s %8s %5.0f%%  %-17s %-17s%s\n" % (
+            cid, ra["verdict"][:34], rb["verdict"][:34], _pct(ma), _pct(mb),
+            _pct(mc) if rc else "", band, _span(sa), _span(sb), "" if same and close else
             "  <- differs (spreads overlap)" if noisy else "  <- differs"))
         n = per_kind.setdefault(ra["kind"], [0, 0, 0])
         n[0] += 1
@@ -116,7 +126,27 @@ def compare(serial, merged, out=sys.stdout):
     for kind, (n, bad, apart) in sorted(per_kind.items()):
         out.write("%s claims: %d of %d differ, %d of them with repetition spreads that "
                   "do not overlap\n" % (kind, bad, n, apart))
+    if control:
+        out.write("against a second serial run: %d of %d claims differ more between "
+                  "serial and shards than between the two serial runs%s\n" % (
+                      len(beyond), len([x for x in a if x in b and x in c]),
+                      ": " + ", ".join(beyond) if beyond else ""))
     return problems
+
+
+def _further(ma, mb, mc, band, same, control_same):
+    """Do the shards move a claim further from the serial run than a
+    repeated serial run does?  A verdict counts only where the two serial
+    runs agree on it; a figure only beyond the noise band."""
+    if not same and control_same:
+        return True
+    if ma is None or mb is None or mc is None:
+        return False
+    return abs(mb - ma) >= band and abs(mb - ma) > abs(mc - ma)
+
+
+def _pct(m):
+    return "-" if m is None else "%+.1f%%" % m
 
 
 def _span(r):
@@ -124,9 +154,13 @@ def _span(r):
 
 
 def main(argv):
+    control = None
+    if len(argv) == 4 and argv[2] == "--control":
+        control = argv[3]
+        argv = argv[:2]
     if len(argv) != 2:
         sys.exit(__doc__)
-    problems = compare(*argv)
+    problems = compare(*argv, control=control)
     for p in problems:
         print("DIFFERS: " + p)
     print("%d claims compared: %s" % (len(rows_of(argv[0])),

@@ -172,6 +172,17 @@ def test_compare_spread():
     check(compare_claims.overlap((-5, 1), (0, 3)) and not compare_claims.overlap((-5, -1),
                                                                                  (0, 3)),
           "overlap of two ranges")
+    further = compare_claims._further
+    check(further(-10.0, +5.0, -8.0, 3.0, True, True),
+          "shards 15 points off, a second serial run 2: further")
+    check(not further(-10.0, +5.0, +9.0, 3.0, True, True),
+          "a second serial run 19 points off: the shards are not further")
+    check(not further(-10.0, -8.0, -10.0, 3.0, True, True),
+          "2 points off is inside the 3-point band")
+    check(further(-10.0, -10.0, -10.0, 3.0, False, True),
+          "a verdict the two serial runs agree on and the shards change")
+    check(not further(-10.0, -10.0, -10.0, 3.0, False, False),
+          "a verdict the serial runs already disagree on")
 
 
 def refused(folders, out, what, n=None):
