@@ -219,7 +219,7 @@ def _noise_pct(tol, kind):
     return n.get(kind, 3.0) if isinstance(n, dict) else float(n)
 
 
-def _pct(before, after):
+def change_pct(before, after):
     return (after / before - 1.0) * 100.0 if before else None
 
 
@@ -244,7 +244,7 @@ def evaluate(doc, runs, stats=None, scale=1.0, caps=True):
                "capped": bool(c.get("dataset")) and claim_scale(c, scale, caps) < scale}
         cl = c["claimed"]
         row["claimed_before"], row["claimed_after"] = cl.get("before"), cl.get("after")
-        row["claimed_change_pct"] = (_pct(cl["before"], cl["after"])
+        row["claimed_change_pct"] = (change_pct(cl["before"], cl["after"])
                                      if cl.get("before") and cl.get("after") is not None else None)
         claimed_dir = cl.get("direction") or (
             None if row["claimed_change_pct"] is None else
@@ -266,11 +266,9 @@ def evaluate(doc, runs, stats=None, scale=1.0, caps=True):
             continue
         b, a = statistics.median(vals["before"]), statistics.median(vals["after"])
         row.update(measured_before=b, measured_after=a,
-                   before_range=(min(vals["before"]), max(vals["before"])),
-                   after_range=(min(vals["after"]), max(vals["after"])),
                    repetitions=min(len(vals["before"]), len(vals["after"])),
                    before_values=vals["before"], after_values=vals["after"])
-        m = _pct(b, a)
+        m = change_pct(b, a)
         row["measured_change_pct"] = m
         tol = _tolerance(doc, c)
         noise = _noise_pct(tol, c["metric"].get("kind", "time"))

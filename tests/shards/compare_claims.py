@@ -61,12 +61,9 @@ def spread(row):
     """The change's range over the run's repetitions, in percent: each
     repetition's after over its before (the sides run interleaved,
     repetition by repetition).  None without values."""
-    pairs = [(b, a) for b, a in zip(row.get("before_values") or [],
-                                   row.get("after_values") or []) if b]
-    if not pairs:
-        return None
-    changes = [(a / b - 1.0) * 100.0 for b, a in pairs]
-    return (min(changes), max(changes))
+    changes = [C.change_pct(b, a) for b, a in zip(row.get("before_values") or [],
+                                                  row.get("after_values") or []) if b]
+    return (min(changes), max(changes)) if changes else None
 
 
 def overlap(x, y):
@@ -74,7 +71,8 @@ def overlap(x, y):
 
 
 def compare(serial, merged, out=sys.stdout, control=None):
-    """[problem, ...] between the two folders' claims tables.  'control',
+    """([problem, ...], how many claims the serial table has) between the
+    two folders' claims tables.  'control',
     a second serial folder, adds its figures and the count of claims the
     shards move further than a repeated serial run does."""
     a, b = rows_of(serial), rows_of(merged)
@@ -110,8 +108,8 @@ def compare(serial, merged, out=sys.stdout, control=None):
         if rc and _further(ma, mb, mc, band, same, rc["verdict"] == ra["verdict"]):
             beyond.append(cid)
         out.write("%-34s %-34s %-34s %8s %8s %8s %5.0f%%  %-17s %-17s%s\n" % (
-            cid, ra["verdict"][:34], rb["verdict"][:34], _pct(ma), _pct(mb),
-            _pct(mc) if rc else "", band, _span(sa), _span(sb), "" if same and close else
+            cid, ra["verdict"][:34], rb["verdict"][:34], C.fmt_pct(ma), C.fmt_pct(mb),
+            C.fmt_pct(mc) if rc else "", band, _span(sa), _span(sb), "" if same and close else
             "  <- differs (spreads overlap)" if noisy else "  <- differs"))
         n = per_kind.setdefault(ra["kind"], [0, 0, 0])
         n[0] += 1
@@ -131,7 +129,7 @@ def compare(serial, merged, out=sys.stdout, control=None):
                   "serial and shards than between the two serial runs%s\n" % (
                       len(beyond), len([x for x in a if x in b and x in c]),
                       ": " + ", ".join(beyond) if beyond else ""))
-    return problems
+    return problems, len(a)
 
 
 def _further(ma, mb, mc, band, same, control_same):
@@ -145,10 +143,6 @@ def _further(ma, mb, mc, band, same, control_same):
     return abs(mb - ma) >= band and abs(mb - ma) > abs(mc - ma)
 
 
-def _pct(m):
-    return "-" if m is None else "%+.1f%%" % m
-
-
 def _span(r):
     return "-" if r is None else "%+.1f..%+.1f" % r
 
@@ -160,10 +154,10 @@ def main(argv):
         argv = argv[:2]
     if len(argv) != 2:
         sys.exit(__doc__)
-    problems = compare(*argv, control=control)
+    problems, compared = compare(*argv, control=control)
     for p in problems:
         print("DIFFERS: " + p)
-    print("%d claims compared: %s" % (len(rows_of(argv[0])),
+    print("%d claims compared: %s" % (compared,
                                       "same table" if not problems else
                                       "%d difference(s)" % len(problems)))
     return 1 if problems else 0
