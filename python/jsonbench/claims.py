@@ -16,6 +16,7 @@ import os
 import statistics
 
 from . import ROOT
+from . import intervals as I
 
 RUN_FILE = "claims-run.json"
 
@@ -25,6 +26,8 @@ VERDICT_WITHIN = "same direction, within tolerance"
 VERDICT_OUTSIDE = "same direction, outside tolerance"
 VERDICT_OPPOSITE = "opposite direction"
 VERDICT_NOISE = "no measurable change"
+VERDICT_INCONCLUSIVE = "inconclusive"
+VERDICT_SIZE_UNSURE = "same direction, size inconclusive"
 VERDICT_DIRECTION = "same direction (no figure claimed)"
 VERDICT_INFO = "information only"
 VERDICT_OTHER = "different program: shown, not compared"
@@ -268,44 +271,94 @@ def evaluate(doc, runs, stats=None, scale=1.0, caps=True):
         row.update(measured_before=b, measured_after=a,
                    repetitions=min(len(vals["before"]), len(vals["after"])),
                    before_values=vals["before"], after_values=vals["after"])
-        m = change_pct(b, a)
-        row["measured_change_pct"] = m
         tol = _tolerance(doc, c)
         noise = _noise_pct(tol, c["metric"].get("kind", "time"))
         row["noise_pct"] = noise
         expl = doc.get("explanations", {}).get(c.get("explain"), "")
-        if m is None:
+        if not b:
             row.update(verdict=VERDICT_MISSING, why="before is zero: no relative change")
-        elif cl.get("comparable") is False:
-            # The figure comes from another program (seed 5): shown beside
-            # the harness's own measurement, never judged against it.
-            row.update(verdict=VERDICT_OTHER, why=expl)
-        elif claimed_dir is None:
-            row.update(verdict=VERDICT_INFO, why="")
-        elif abs(m) < noise:
-            row.update(verdict=VERDICT_NOISE,
-                       why="Measured %+.1f%%, inside the %.0f%% noise band for %s.  %s"
-                       % (m, noise, c["metric"].get("kind", "time"), expl))
-        elif (m > 0) != (claimed_dir == "up"):
-            row.update(verdict=VERDICT_OPPOSITE, why=expl)
-        elif row["claimed_change_pct"] is None:
-            row.update(verdict=VERDICT_DIRECTION, why="")
         else:
-            cp = row["claimed_change_pct"]
-            lr_m, lr_c = math.log(a / b), math.log(1 + cp / 100.0)
-            ratio = lr_m / lr_c if lr_c else float("inf")
-            row["size_ratio"] = ratio
-            f = float(tol.get("factor", 3.0))
-            within = (1.0 / f <= ratio <= f) or abs(m - cp) <= float(tol.get("abs_points", 5.0))
-            if within:
-                row.update(verdict=VERDICT_WITHIN, why=expl if c.get("always_explain") else "")
-            else:
-                row.update(verdict=VERDICT_OUTSIDE,
-                           why="The measured effect is %.2gx the claimed one (log ratio).  %s"
-                           % (ratio, expl))
+            # A memory figure repeats to 0.1% here: one value per side is
+            # taken as exact rather than left without an interval.
+            iv = I.interval(vals["before"], vals["after"],
+                            exact_single=c["metric"].get("kind") == "memory")
+            row["measured_change_pct"] = change_pct(b, a)
+            row["interval"] = I.as_dict(iv)
+            row.update(_verdict(c, row, iv, noise, tol, expl))
         row["why"] = _with_dataset_fact(row["why"], c, stats)
         rows.append(row)
     return rows
+
+
+def tolerance_range(claimed_pct, tol):
+    """The measured changes (percent) that count as the claimed one's size:
+    within 'factor' of it in log ratio, or within 'abs_points' of it."""
+    f = float(tol.get("factor", 3.0))
+    pts = float(tol.get("abs_points", 5.0))
+    lc = math.log1p(claimed_pct / 100.0)
+    ends = [math.expm1(lc / f) * 100.0, math.expm1(lc * f) * 100.0,
+            claimed_pct - pts, claimed_pct + pts]
+    return max(min(ends), -99.999), max(ends)
+
+
+def _verdict(c, row, iv, noise, tol, expl):
+    """The verdict of one claim from its interval: a direction, no change
+    or a size only when the whole interval says so; otherwise
+    inconclusive, with the repetitions that would likely decide it."""
+    cp = row["claimed_change_pct"]
+    claimed_dir = row["claimed_direction"]
+    if c["claimed"].get("comparable") is False:
+        # The figure comes from another program (seed 5): shown beside
+        # the harness's own measurement, never judged against it.
+        return {"verdict": VERDICT_OTHER, "why": expl, "confident": False}
+    if claimed_dir is None:
+        return {"verdict": VERDICT_INFO, "why": "", "confident": False}
+    d = I.decide(iv, noise)
+    if d is None:
+        return _inconclusive(iv, [-noise, noise], noise, expl)
+    if d == I.NONE:
+        return {"verdict": VERDICT_NOISE, "confident": True,
+                "why": "Measured %+.1f%% %s, inside the %.0f%% noise band.  %s"
+                       % (I.pct(iv.estimate), I.fmt(iv), noise, expl)}
+    if (d == I.UP) != (claimed_dir == "up"):
+        return {"verdict": VERDICT_OPPOSITE, "why": expl, "confident": True}
+    if cp is None:
+        return {"verdict": VERDICT_DIRECTION, "why": "", "confident": True}
+    lc = math.log1p(cp / 100.0)
+    out = {"size_ratio": iv.estimate / lc if lc else float("inf")}
+    lo, hi = tolerance_range(cp, tol)
+    inside = I.within(iv, lo, hi)
+    if inside is None:
+        out.update(_inconclusive(iv, [lo, hi], noise, expl, size=True))
+    elif inside:
+        out.update(verdict=VERDICT_WITHIN, confident=True,
+                   why=expl if c.get("always_explain") else "")
+    else:
+        out.update(verdict=VERDICT_OUTSIDE, confident=True,
+                   why="The measured effect is %.2gx the claimed one (log ratio).  %s"
+                       % (out["size_ratio"], expl))
+    return out
+
+
+def _inconclusive(iv, edges, noise, expl, size=False):
+    """An interval too wide to decide: what it straddles and about how many
+    repetitions would likely decide it."""
+    if iv is None:
+        return {"verdict": VERDICT_INCONCLUSIVE, "confident": False,
+                "repetitions_to_decide": I.min_pairs(),
+                "why": "One repetition gives no interval; at least 2 (better %d) are needed.  %s"
+                       % (I.min_pairs(), expl)}
+    need = I.pairs_to_decide(iv, edges)
+    if size:
+        what = "the interval %s straddles an edge of the claimed size's tolerance " \
+               "(%+.1f%% .. %+.1f%%)" % (I.fmt(iv), edges[0], edges[1])
+    else:
+        what = "the interval %s straddles the %.0f%% noise band" % (I.fmt(iv), noise)
+    more = ("; about %d repetitions would likely decide it" % need if need
+            else "; the estimate sits on the edge, so more repetitions are unlikely to decide it")
+    return {"verdict": VERDICT_SIZE_UNSURE if size else VERDICT_INCONCLUSIVE,
+            "confident": False, "repetitions_to_decide": need,
+            "why": "%s%s%s.  %s" % (what[0].upper(), what[1:], more, expl)}
 
 
 def _with_dataset_fact(why, claim, stats):
@@ -346,34 +399,70 @@ def fmt_pct(p):
     return "-" if p is None else "%+.1f%%" % p
 
 
-def table_rows(rows):
-    """Rows of the claims table, as strings (report and terminal)."""
+def claimed_cell(r):
+    if r.get("claimed_change_pct") is not None:
+        return fmt_pct(r["claimed_change_pct"])
+    if r.get("claimed_direction"):
+        return "rose" if r["claimed_direction"] == "up" else "fell"
+    return "(no figure)"
+
+
+def measured_cell(r):
+    """The measured change (of the medians) and its interval."""
+    if r.get("measured_change_pct") is None:
+        return "-"
+    return "%s %s" % (fmt_pct(r["measured_change_pct"]),
+                      I.fmt(I.from_dict(r.get("interval"))) if r.get("interval") else "")
+
+
+class Notes:
+    """Numbered notes below a table: each distinct text once."""
+
+    def __init__(self):
+        self.texts = []
+
+    def ref(self, text):
+        text = (text or "").strip()
+        if not text:
+            return ""
+        if text not in self.texts:
+            self.texts.append(text)
+        return "[%d]" % (self.texts.index(text) + 1)
+
+    def lines(self):
+        return ["[%d] %s" % (i + 1, t) for i, t in enumerate(self.texts)]
+
+
+def table_rows(rows, notes):
+    """The claims table, answer first: one short line per claim (the
+    reasons go to 'notes')."""
+    return [[r["id"], claimed_cell(r), measured_cell(r), r["verdict"], notes.ref(r.get("why"))]
+            for r in rows]
+
+
+HEADERS = ["claim", "claimed", "measured change [%.0f%% interval]" % (100 * I.CONFIDENCE),
+           "verdict", "note"]
+
+
+def detail_rows(rows):
+    """What each claim compares, with the medians behind the changes."""
     out = []
     for r in rows:
         cu = r["claimed_unit"]
-        if r.get("claimed_before") is not None:
-            claimed = "%s -> %s (%s)" % (fmt(r["claimed_before"], cu), fmt(r["claimed_after"], cu),
-                                         fmt_pct(r["claimed_change_pct"]))
-        elif r.get("claimed_direction"):
-            claimed = "rose" if r["claimed_direction"] == "up" else "fell"
-        else:
-            claimed = "(no figure)"
-        if r.get("measured_before") is not None:
-            u = r["unit"]
-            measured = "%s -> %s (%s)" % (fmt(r["measured_before"], u), fmt(r["measured_after"], u),
-                                          fmt_pct(r["measured_change_pct"]))
-        else:
-            measured = "-"
+        claimed = ("%s -> %s" % (fmt(r["claimed_before"], cu), fmt(r["claimed_after"], cu))
+                   if r.get("claimed_before") is not None else "-")
+        measured = ("%s -> %s" % (fmt(r["measured_before"], r["unit"]),
+                                  fmt(r["measured_after"], r["unit"]))
+                    if r.get("measured_before") is not None else "-")
         where = r["dataset"] + (" at scale %g" % r["scale"] if r.get("capped") else "")
         out.append([str(r["seed"]), r["id"], "%s [%s: %s -> %s; %s]" % (
             r["experiment"], where, r["before_label"], r["after_label"], r["metric"]),
-            claimed, measured, r["verdict"], r.get("why", "")])
+            claimed, measured, str(r.get("repetitions") or "-")])
     return out
 
 
-HEADERS = ["seed", "claim", "experiment", "claimed before -> after (change)",
-           "measured before -> after (change)", "verdict", "why it differs"]
-
+DETAIL_HEADERS = ["seed", "claim", "experiment", "claimed before -> after",
+                  "measured before -> after (medians)", "repetitions"]
 
 def summary_counts(rows):
     counts = {}

@@ -98,3 +98,19 @@ def merge_repetitions(datas, hyperfine=None, workload=None):
                           "time_unit": "ms", "label": "hyperfine"})
         context["hyperfine_command"] = res.get("command", "")
     return {"context": context, "benchmarks": with_aggregates(iters)}
+
+
+def append_repetitions(doc, extra):
+    """'doc' with the repetitions of 'extra' (the same job measured again)
+    after its own: their indices follow doc's, the aggregates are computed
+    again over all of them."""
+    have = iterations(doc)
+    n = 1 + max((b.get("repetition_index", 0) for b in have), default=-1)
+    more = iterations(extra)
+    m = 1 + max((b.get("repetition_index", 0) for b in more), default=-1)
+    rows = []
+    for b in have + [dict(b, repetition_index=b.get("repetition_index", 0) + n) for b in more]:
+        rows.append(dict(b, repetitions=n + m))
+    context = dict(doc.get("context", {}))
+    context["repetitions"] = str(n + m)
+    return dict(doc, context=context, benchmarks=with_aggregates(rows))

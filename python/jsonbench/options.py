@@ -64,3 +64,14 @@ def ovs_cache_dir(ap):
 
 def rel(path):
     return os.path.relpath(path, ROOT)
+
+
+def adaptive(ap):
+    """Adaptive repetitions: after the first pass, more interleaved pairs
+    for the comparisons whose interval cannot decide yet."""
+    ap.add_argument("--budget", type=float, default=0, metavar="MINUTES",
+                    help="after the first pass, keep adding interleaved pairs to the "
+                         "comparisons whose interval is still too wide for a verdict, most "
+                         "undecided first, for at most MINUTES (default 0: none)")
+    ap.add_argument("--max-repetitions", type=int, default=12, metavar="N",
+                    help="with --budget: at most N repetitions per side (default 12)")

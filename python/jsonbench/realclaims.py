@@ -378,6 +378,29 @@ REAL_HEADERS = ["real OVS before -> after (change)", "real vs claimed",
                 "model vs real"]
 
 
+REAL_SUMMARY_HEADERS = ["real OVS change", "real vs claimed", "model vs real"]
+
+
+def real_summary_cells(entry, notes):
+    """The real columns of the report's answer table, short: the real
+    change with its interval, its verdict, the model's verdict against it
+    (the calibration target); the figures behind them go to 'notes'."""
+    if not entry:
+        return ["-", "no real pair", "-"]
+    r = entry["real"]
+    if r.get("measured_before") is None:
+        return ["-", r["verdict"], notes.ref(r.get("why"))]
+    m = entry.get("model_vs_real")
+    mv = m["verdict"] if m else "-"
+    t = entry.get("target")
+    if t:
+        mv += "; target %s (%s)" % ("met" if t["met"] else "missed", t["how"])
+    detail = real_cells(entry)
+    return [C.measured_cell(r), r["verdict"],
+            mv + " " + notes.ref("%s: real %s; model vs real: %s" % (r["id"], detail[0],
+                                                                   detail[2]))]
+
+
 def real_cells(entry):
     """The three real columns of one claim's row."""
     if not entry:

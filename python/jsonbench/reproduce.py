@@ -17,6 +17,7 @@ import argparse
 import datetime
 import os
 import shlex
+import shutil
 import sys
 import time
 
@@ -74,11 +75,17 @@ def parse_args(argv):
     O.ovs_cache_dir(ap)
     O.dry_run(ap)
     O.resume(ap, "runs")
+    O.adaptive(ap)
     shards.add_args(ap)
     args = ap.parse_args(argv)
     shards.check_args(ap, args)
     if args.repetitions < 1:
         ap.error("--repetitions must be >= 1")
+    if args.budget < 0:
+        ap.error("--budget must be >= 0 minutes")
+    if args.budget and args.max_repetitions <= args.repetitions:
+        ap.error("--max-repetitions must be above --repetitions (%d) for --budget to add any"
+                 % args.repetitions)
     if args.scale <= 0:
         ap.error("--scale must be > 0")
     try:
@@ -284,7 +291,7 @@ def runs_meta(p, by_key, state, failures, interrupted):
     for key, j in by_key.items():
         if j.name in finished:
             out[key] = {"file": os.path.join("runs", j.name + ".json"), "claims": p.users[key],
-                        "repetitions": p.repetitions}
+                        "repetitions": p.repetitions + state.get("added", {}).get(j.name, 0)}
         else:
             out[key] = {"error": errors.get(j.name) or (
                 "interrupted before it finished" if interrupted else "not run yet")}
@@ -458,6 +465,9 @@ def main(argv):
                   args.repetitions, t_start, on_checkpoint=checkpoint)
     real_failed = 0
     interrupted = res.interrupted
+    if args.budget and not interrupted:
+        interrupted = adapt(args, p, ds, by_key, out_dir, state, t_start,
+                            lambda: checkpoint(res.entries, res.failures))
     if p.real_groups and not interrupted:
         real_failed, interrupted = measure_real(args, p, ds, out_dir, state, res)
     failures = resultsdir.read_index(out_dir)["failures"]
@@ -488,12 +498,14 @@ def main(argv):
     return 1 if n_failed or failures or real_failed else 0
 
 
-def evaluate(args, p, ds, out_dir, meta_runs):
+def evaluate(args, p, ds, out_dir, meta_runs, quiet=False):
     """Evaluates the plan's claims on the runs in out_dir, prints their
-    table and returns the model claims' rows."""
+    table (unless quiet) and returns the model claims' rows."""
     runs_loaded = {k: ({"data": gbench.read(os.path.join(out_dir, v["file"]))} if v.get("file")
                        else {"error": v["error"]}) for k, v in meta_runs.items()}
     rows = C.evaluate(p.doc, runs_loaded, ds.stats, args.scale, p.caps)
+    if quiet:
+        return rows
     real = None
     if p.real_groups:
         meta = C.load_run(out_dir)[2]
@@ -502,6 +514,86 @@ def evaluate(args, p, ds, out_dir, meta_runs):
             twin_claims=p.twins)
     print_table(rows, real)
     return rows
+
+
+def undecided(rows, most):
+    """The claims an interval cannot decide yet that more repetitions
+    likely would (at most 'most' in all), most undecided first: the most
+    repetitions needed first, then the widest interval."""
+    out = [r for r in rows if r.get("confident") is False and r.get("interval")
+           and r.get("repetitions_to_decide") and r["repetitions_to_decide"] <= most
+           and r["repetitions"] < most]
+    out.sort(key=lambda r: (-r["repetitions_to_decide"],
+                            r["interval"]["low_pct"] - r["interval"]["high_pct"]))
+    return out
+
+
+def adapt(args, p, ds, by_key, out_dir, state, t_start, checkpoint, per_round=2):
+    """Adaptive repetitions: rounds of 'per_round' more interleaved pairs
+    for the groups of the claims their intervals cannot decide yet, until
+    every claim is decided (or needs more than --max-repetitions), or
+    --budget runs out.  Each round's processes go to a scratch folder and
+    are appended to the jobs' results files.  Returns True if interrupted."""
+    deadline = time.time() + args.budget * 60.0
+    groups = dict(p.groups)
+    added = state.setdefault("added", {})
+    n_round = 0
+    while time.time() < deadline:
+        meta_runs = runs_meta(p, by_key, state, [], False)
+        rows = evaluate(args, p, ds, out_dir, meta_runs, quiet=True)
+        todo = undecided(rows, args.max_repetitions)
+        if not todo:
+            left = [r for r in rows if r.get("confident") is False and r.get("interval")]
+            log("reproduce: adaptive: %s" % (
+                "every claim decided" if not left else
+                "%d claim(s) left undecided, more repetitions unlikely to decide them within "
+                "--max-repetitions %d: %s" % (len(left), args.max_repetitions, ", ".join(
+                    "%s (%s)" % (r["id"], "needs ~%d" % r["repetitions_to_decide"]
+                                 if r.get("repetitions_to_decide") else "on the edge")
+                    for r in left))))
+            return False
+        order = []
+        for r in todo:
+            for g, runs in groups.items():
+                if g not in order and any(C.run_key(x) in by_key and
+                                          r["id"] in p.users.get(C.run_key(x), [])
+                                          for x in runs):
+                    order.append(g)
+        n_round += 1
+        reps = min(per_round, args.max_repetitions - min(r["repetitions"] for r in todo))
+        steps = [Step(by_key[C.run_key(run_)], i, 1, g) for g in order
+                 for i in range(reps) for run_ in groups[g]]
+        left = (deadline - time.time()) / 60.0
+        log("reproduce: adaptive round %d: %d undecided claim(s) (%s), %d more pair(s) for "
+            "%d group(s); %.0f min of the budget left" % (
+                n_round, len(todo), ",".join(r["id"] for r in todo), reps, len(order), left))
+        scratch = os.path.join(out_dir, "adaptive-round")
+        shutil.rmtree(scratch, ignore_errors=True)
+        exes = {s.job.impl: build.exe_path(args.build_dir, s.job.impl) for s in steps}
+        backend = ModelBackend(scratch, exes, reps, args.seed, probe=False,
+                               hyperfine=False, sha256=False)
+        sub = {"finished": []}
+        res = execute(steps, {"model": backend}, scratch, sub, repetitions=reps,
+                      t_start=t_start)
+        for name in sub["finished"]:
+            main_file = os.path.join(out_dir, "runs", name + ".json")
+            gbench.write_atomic(main_file, gbench.append_repetitions(
+                gbench.read(main_file), gbench.read(os.path.join(scratch, "runs",
+                                                                 name + ".json"))))
+            added[name] = added.get(name, 0) + reps
+            secs = state.setdefault("seconds", {})
+            secs[name] = round(secs.get(name, 0.0) + sub.get("seconds", {}).get(name, 0.0), 3)
+        shutil.rmtree(scratch, ignore_errors=True)
+        resultsdir.write_plan(out_dir, state)
+        checkpoint()
+        if res.interrupted:
+            return True
+        if res.failures:
+            log("reproduce: adaptive: %d job(s) failed in round %d; stopping"
+                % (len(res.failures), n_round))
+            return False
+    log("reproduce: adaptive: the budget of %g min ran out" % args.budget)
+    return False
 
 
 def measure_real(args, p, ds, out_dir, state, res):
@@ -532,8 +624,8 @@ def measure_real(args, p, ds, out_dir, state, res):
 def print_table(rows, real=None):
     """The claims table on the terminal (compact: no explanations); with
     real OVS, its change and the two real verdicts."""
-    table = [[r[0], r[1], r[3], r[4], r[5]] for r in C.table_rows(rows)]
-    heads = ["seed", "claim", "claimed", "measured", "verdict"]
+    table = [t[:4] for t in C.table_rows(rows, C.Notes())]
+    heads = C.HEADERS[:4]
     if real is not None:
         heads += ["real OVS", "real vs claimed", "model vs real"]
         for t, r in zip(table, rows):

@@ -4,9 +4,10 @@ scripts/reproduce.sh only; other results folders have no claims-run.json)."""
 import os
 
 from ... import realclaims
-from ...claims import (HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE, VERDICT_OUTSIDE,
-                       VERDICT_WITHIN, evaluate, filled_from, load_run, summary_counts,
-                       table_rows)
+from ... import intervals as I
+from ...claims import (DETAIL_HEADERS, HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE,
+                       VERDICT_OUTSIDE, VERDICT_WITHIN, Notes, detail_rows, evaluate,
+                       filled_from, load_run, summary_counts, table_rows)
 from ..charts import figure
 from ..document import Figure, Section, Table
 from .model_vs_real import failure_text
@@ -26,11 +27,23 @@ def build(ctx):
                "had not finished are marked 'not measured'.")
     counts = summary_counts(rows)
     s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
+    notes = Notes()
     real = meta.get("real")
     if real:
-        _real_table(s, ctx.results.root, doc, runs, meta, rows)
+        _real_table(s, ctx.results.root, doc, runs, meta, rows, notes)
     else:
-        s.add(Table(HEADERS, table_rows(rows), align=["r", "l", "l", "r", "r", "l", "l"]))
+        s.add(Table(HEADERS, table_rows(rows, notes), align=["l", "r", "r", "l", "l"]))
+    s.para("Changes are after / before - 1 (negative: smaller or faster, except for "
+           "rates).  The interval is the %.0f%% interval of the change from the "
+           "interleaved before/after pairs (`python/jsonbench/intervals.py`); a verdict "
+           "is given only when the whole interval says it (beyond the noise band in one "
+           "direction, inside it, or inside or outside the claimed size's tolerance), "
+           "otherwise it is inconclusive and its note says how many repetitions would "
+           "likely decide it." % (100 * I.CONFIDENCE))
+    for line in notes.lines():
+        s.para(line)
+    s.add(Table(DETAIL_HEADERS, detail_rows(rows), caption="What each claim compares",
+                align=["r", "l", "l", "r", "r", "r"]))
     fig_path = _change_chart(ctx, rows)
     if fig_path:
         s.add(Figure(fig_path, "Claimed vs measured relative change per claim (after vs "
@@ -133,7 +146,7 @@ def _change_chart(ctx, rows):
     return ctx.charts.save(fig, "claims-change")
 
 
-def _real_table(s, root, doc, runs, meta, rows):
+def _real_table(s, root, doc, runs, meta, rows, notes):
     """The claims table with the real-OVS columns: the real builds' change,
     its verdict against the claim, and the model's change judged against
     the real one (same tolerance rules)."""
@@ -144,10 +157,10 @@ def _real_table(s, root, doc, runs, meta, rows):
         meta.get("dataset_stats"), meta.get("scale", 1.0), meta.get("caps", True),
         twin_claims=meta.get("twins"))
     table = []
-    for t, r in zip(table_rows(rows), rows):
-        table.append(t[:6] + realclaims.real_cells(results.get(r["id"])) + t[6:])
-    headers = HEADERS[:6] + realclaims.REAL_HEADERS + HEADERS[6:]
-    s.add(Table(headers, table, align=["r", "l", "l", "r", "r", "l", "r", "l", "l", "l"]))
+    for t, r in zip(table_rows(rows, notes), rows):
+        table.append(t[:4] + realclaims.real_summary_cells(results.get(r["id"]), notes) + t[4:])
+    headers = HEADERS[:4] + realclaims.REAL_SUMMARY_HEADERS + HEADERS[4:]
+    s.add(Table(headers, table, align=["l", "r", "r", "l", "r", "l", "l", "l"]))
     n = sum(1 for v in results.values() if v["real"].get("measured_before") is not None)
     built = ", ".join("`%s` (%s)" % (t["ref"], t.get("ovs_version", "")) for t in
                       real.get("targets", []))
