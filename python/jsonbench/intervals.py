@@ -258,8 +258,7 @@ def pairs_to_decide(iv, edges_pct, confidence=CONFIDENCE, most=500):
     that straddles one of the edges (percent changes): the noise behind
     its half-width taken as it is, the interval must fit between the
     estimate and the nearest edge it crosses (Student's t for the width
-    at each count; at least the fewest that reach the confidence with a
-    distribution-free interval).  None when the estimate sits on an edge,
+    at each count).  None when the estimate sits on an edge,
     or more than 'most' would be needed: more repetitions are unlikely to
     decide it."""
     if iv is None:
@@ -280,10 +279,10 @@ def pairs_to_decide(iv, edges_pct, confidence=CONFIDENCE, most=500):
         noise = max(noise, half * math.sqrt(n) / t_quantile(q, n - 1))
         room = dist if room is None else min(room, dist)
     if room is None:
-        return max(n, min_pairs(confidence, iv.paired))
+        return n + 1
     for k in range(n + 1, most + 1):
         if t_quantile(q, k - 1) * noise / math.sqrt(k) < room:
-            return max(k, min_pairs(confidence, iv.paired))
+            return k
     return None
 
 
