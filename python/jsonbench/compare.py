@@ -21,7 +21,7 @@ import signal
 import statistics
 import sys
 
-from . import calibration
+from . import calibration, intervals
 from .report import results as R
 from .report.metrics import fmt_value, metric
 
@@ -128,16 +128,17 @@ def rows_for(ga, gb, metrics, alpha, flt):
             if verdict == "significant" or verdict == "constant: differs":
                 better = (mb > ma) if met.higher_is_better else (mb < ma)
                 verdict += ", B %s" % ("better" if better else "worse")
+            iv = intervals.interval(a, b, pairs=False)
             rows.append([label, met.label, fmt_value(ma, met.unit), fmt_value(mb, met.unit),
                          "%.3f" % ratio if ma else "-",
                          "%+.1f%%" % ((ratio - 1) * 100) if ma else "-",
-                         "-" if p is None else "%.3g" % p, verdict])
+                         intervals.fmt(iv), "-" if p is None else "%.3g" % p, verdict])
     return rows
 
 
 def print_text(headers, rows, out):
     widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
-    fmt = "  ".join("%%-%ds" % w if i in (0, 1, 7) else "%%%ds" % w
+    fmt = "  ".join("%%-%ds" % w if i in (0, 1, 8) else "%%%ds" % w
                     for i, w in enumerate(widths))
     out.write((fmt % tuple(headers)).rstrip() + "\n")
     out.write("  ".join("-" * w for w in widths) + "\n")
@@ -147,7 +148,7 @@ def print_text(headers, rows, out):
 
 def print_markdown(headers, rows, out):
     out.write("| " + " | ".join(headers) + " |\n")
-    out.write("|" + "|".join("---" if i in (0, 1, 7) else "---:" for i in range(len(headers))) + "|\n")
+    out.write("|" + "|".join("---" if i in (0, 1, 8) else "---:" for i in range(len(headers))) + "|\n")
     for r in rows:
         out.write("| " + " | ".join(str(c).replace("|", "\\|") for c in r) + " |\n")
 
@@ -166,9 +167,11 @@ def main(argv):
     name_b = "%s%s" % (args.b, " [%s]" % args.impl_b if args.impl_b else "")
     if not rows:
         sys.exit("compare: nothing in common between %s and %s" % (name_a, name_b))
-    headers = ["benchmark", "metric", "A median", "B median", "B/A", "change", "p", "verdict"]
-    head = "A = %s\nB = %s\nMann-Whitney U, two-sided, alpha %.2g; medians over repetitions.\n" % (
-        name_a, name_b, args.alpha)
+    headers = ["benchmark", "metric", "A median", "B median", "B/A", "change",
+               "%.0f%% interval" % (100 * intervals.CONFIDENCE), "p", "verdict"]
+    head = ("A = %s\nB = %s\nMann-Whitney U, two-sided, alpha %.2g; medians over repetitions; "
+            "change = B/A - 1 with its interval (Hodges-Lehmann, Mann-Whitney; Welch's t "
+            "under 4 repetitions a side).\n" % (name_a, name_b, args.alpha))
     sides = [("A", rsa)] if os.path.abspath(args.a) == os.path.abspath(args.b) else \
         [("A", rsa), ("B", rsb)]
     head += order_lines(sides)
@@ -178,11 +181,11 @@ def main(argv):
     else:
         sys.stdout.write(head + "\n")
         print_text(headers, rows, sys.stdout)
-    sig = [r for r in rows if r[7].startswith(("significant", "constant: differs"))]
-    few = sum(1 for r in rows if r[7].startswith("too few"))
+    sig = [r for r in rows if r[8].startswith(("significant", "constant: differs"))]
+    few = sum(1 for r in rows if r[8].startswith("too few"))
     sys.stdout.write("\n%d rows: %d differ (%d B better, %d B worse), %d too few repetitions\n" % (
-        len(rows), len(sig), sum(1 for r in sig if r[7].endswith("better")),
-        sum(1 for r in sig if r[7].endswith("worse")), few))
+        len(rows), len(sig), sum(1 for r in sig if r[8].endswith("better")),
+        sum(1 for r in sig if r[8].endswith("worse")), few))
     return 0
 
 

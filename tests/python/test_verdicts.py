@@ -3,7 +3,7 @@ significance marks (jsonbench.report.significance) on synthetic samples
 whose answer is known: lower-is-better and higher-is-better metrics,
 significant and not, ties, constant figures, too few repetitions, the
 alpha boundary; the p-values against an exact Mann-Whitney distribution
-enumerated here; the report's improvement sign (metrics.change_pct).
+enumerated here; the report's change sign (metrics.change_pct).
 
 usage: test_verdicts.py   (PYTHONPATH=python)"""
 
@@ -124,7 +124,7 @@ def rows(metric, a, b, key=("nb-0.01", "load", "load/parse"), alpha=0.05):
 def verdict_of(metric, a, b):
     r = rows(metric, a, b)
     check(len(r) == 1, "one row for %s" % metric)
-    return r[0][7] if r else None
+    return r[0][8] if r else None
 
 
 # Lower is better (CPU, RSS, allocations): B lower -> better.
@@ -157,6 +157,7 @@ check(r[5] == "+100.0%", "change +100.0%% (got %r)" % r[5])
 check(r[2] == M.fmt_value(3.0, "s") and r[3] == M.fmt_value(6.0, "s"), "medians 3 and 6")
 r = rows("rss_bytes", [400, 400, 400, 400], [300, 300, 300, 300])[0]
 check(r[4] == "0.750" and r[5] == "-25.0%", "B/A 0.750, -25.0%% (got %r %r)" % (r[4], r[5]))
+check(r[6] == "[-25.0%, -25.0%]", "constant figures: a zero-width interval (got %r)" % r[6])
 r = rows("cpu_time", [0.0, 0.0], [1.0, 1.0])[0]
 check(r[4] == "-" and r[5] == "-", "zero A median: no ratio")
 # Label: the phase repeats the workload.
@@ -167,7 +168,7 @@ check(rows("cpu_time", low, high, key=("nb-0.01", "load", "load/process")) == []
 # Keys only on one side, and filters.
 check(C.rows_for({("x",): {"cpu_time": low}}, {("y",): {"cpu_time": high}},
                  ["cpu_time"], 0.05, None) == [], "unmatched keys give no rows")
-check(rows("cpu_time", low, high)[0][6] == "%.3g" % (2 / 252), "p column")
+check(rows("cpu_time", low, high)[0][7] == "%.3g" % (2 / 252), "p column")
 
 # --- report.significance: the marks --------------------------------------
 
@@ -190,13 +191,9 @@ check(S.compare([1, 2, None, None], [5, 6, 7, 8]).mark == "n<",
       "None values dropped: 2+4 is n<")
 check(S.ALPHA == 0.05 and "p < 0.05" in S.LEGEND, "legend states alpha 0.05")
 
-# --- report.metrics.change_pct: positive when After is better ------------
-check(M.change_pct(100.0, 80.0) == 20.0, "lower is better: 100 -> 80 is +20")
-check(M.change_pct(100.0, 125.0) == -25.0, "lower is better: 100 -> 125 is -25")
-check(M.change_pct(100.0, 125.0, higher_is_better=True) == 25.0,
-      "higher is better: 100 -> 125 is +25")
-check(M.change_pct(100.0, 80.0, higher_is_better=True) == -20.0,
-      "higher is better: 100 -> 80 is -20")
+# --- report.metrics.change_pct: after / before - 1, every report's sign --
+check(abs(M.change_pct(100.0, 80.0) + 20.0) < 1e-9, "100 -> 80 is -20")
+check(abs(M.change_pct(100.0, 125.0) - 25.0) < 1e-9, "100 -> 125 is +25")
 check(M.change_pct(0, 1) is None and M.change_pct(None, 1) is None, "no base: None")
 
 if failures:

@@ -8,8 +8,8 @@ folders measured apart.
                   their ratio (jsonbench.calibration), for pairs such as
                   serialized=ovs-debian
   real A/B        builds in order (before -> after), the seed-table layout
-                  "Before -> After (Improvement)", improvement =
-                  (before - after) / before
+                  "Before -> After (change)", change = after / before - 1
+                  (lower is better)
 """
 
 import json
@@ -44,17 +44,17 @@ def model_vs_real(medians, pairs):
 
 def real_ab(medians, chain):
     """Markdown: each consecutive pair of builds in 'chain' as a seed
-    table, Before -> After (Improvement)."""
+    table, Before -> After (change)."""
     lines = []
     for before, after in zip(chain, chain[1:]):
         lines += ["", "### real A/B: `%s` -> `%s`" % (before, after), "",
-                  "| dataset | metric | Before -> After (Improvement) |",
+                  "| dataset | metric | Before -> After (change) |",
                   "|---|---|---|"]
         # A real build against another: the same ratio rows, read as
         # before/after.
         for r in calibration.pair_ratios(medians, after, before):
             bv, av = r["real"], r["model"]
-            imp = "%+.1f%%" % ((bv - av) / bv * 100) if bv else "-"
+            imp = "%+.1f%%" % ((av / bv - 1) * 100) if bv else "-"
             lines.append("| %s | %s | %s -> %s (%s) |" % (
                 r["dataset"].upper(), r["label"], _fmt(bv, r["unit"]),
                 _fmt(av, r["unit"]), imp))

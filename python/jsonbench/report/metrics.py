@@ -104,13 +104,13 @@ def median(values):
     return statistics.median(vals) if vals else None
 
 
-def change_pct(before, after, higher_is_better=False):
-    """Improvement in percent: positive when After is better than Before."""
+def change_pct(before, after):
+    """The change in percent, after / before - 1, the one sign convention of
+    every report (for time, memory and allocations lower is better, so a
+    negative change is an improvement)."""
     if before is None or after is None or before == 0:
         return None
-    if higher_is_better:
-        return (after - before) / before * 100.0
-    return (before - after) / before * 100.0
+    return (after / before - 1.0) * 100.0
 
 
 # Headline figures of a workload run, per repetition.  The harness measures

@@ -1,7 +1,9 @@
 """Is a difference between two impls a result?  The Mann-Whitney U test that
 scripts/compare runs (jsonbench.compare.test), as a short mark for a table
-cell, with the legend that explains the marks."""
+cell, with the legend that explains the marks; and the interval of the
+change (jsonbench.intervals), which every compared figure shows."""
 
+from .. import intervals as I
 from ..compare import test
 
 ALPHA = 0.05
@@ -13,9 +15,10 @@ LEGEND = ("**†** significant: Mann-Whitney U, two-sided, p < %.2g over the "
 
 
 class Verdict:
-    def __init__(self, p, verdict):
+    def __init__(self, p, verdict, interval=None):
         self.p = p
         self.verdict = verdict
+        self.interval = interval
 
     @property
     def significant(self):
@@ -36,10 +39,20 @@ class Verdict:
         """Mark and p for a summary cell: "† p=0.008"."""
         return self.mark + ("" if self.p is None else " p=%.2g" % self.p)
 
+    def change_cell(self, change, mark=True):
+        """"-12.3% [-15.0%, -9.8%] †": the change of the medians, its
+        interval, the mark (unless mark is false)."""
+        if change is None:
+            return "-"
+        return "%+.1f%% %s%s" % (change, I.fmt(self.interval),
+                                 " " + self.mark if mark else "")
 
-def compare(a, b, alpha=ALPHA):
-    """Verdict on two lists of per-repetition values."""
+
+def compare(a, b, alpha=ALPHA, paired=False):
+    """Verdict on two lists of per-repetition values (b against a), with
+    the interval of the change: from pairs when the repetitions were
+    interleaved (paired), else between the two samples."""
     a = [v for v in a if v is not None]
     b = [v for v in b if v is not None]
     p, verdict = test(a, b, alpha)
-    return Verdict(p, verdict)
+    return Verdict(p, verdict, I.interval(a, b, pairs=paired) if a and b else None)

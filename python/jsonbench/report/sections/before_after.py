@@ -1,6 +1,8 @@
-"""Before / After / Improvement tables, each impl against `plain` and
-against `ovs`, laid out like the seeds' tables ("18.6 -> 16.6 s (10.7%)")."""
+"""Before / After / Change tables, each impl against `plain` and against
+`ovs`, laid out like the seeds' tables ("18.6 -> 16.6 s (-10.8%)"), each
+change with its interval."""
 
+from ... import intervals as I
 from ..document import Section, Table
 from ..metrics import METRICS, change_pct, fmt_value, median
 from ..significance import LEGEND, compare
@@ -25,13 +27,16 @@ def values(rs, entry, metric):
     return total_values(rs, entry, metric)
 
 
-def fmt_pct(p):
-    return "-" if p is None else "%+.1f%%" % p
+CHANGE_NOTE = ("**Change = After / Before - 1** of the medians over repetitions, lower is "
+               "better (less time, memory or allocations: a negative change is an "
+               "improvement), with its %.0f%% interval (Hodges-Lehmann with the "
+               "Mann-Whitney interval from 4 repetitions per side, Welch's t below; "
+               "`python/jsonbench/intervals.py`)." % (100 * I.CONFIDENCE))
 
 
 def table_rows(rs, groups, base, impl):
     """One row per dataset x workload; a cell per metric, as in the seeds:
-    "Before -> After (Improvement)"."""
+    "Before -> After (change [interval] mark)"."""
     rows, used = [], [False] * len(ROWS)
     for (dataset, variant), impls in groups.items():
         if base not in impls or impl not in impls:
@@ -45,9 +50,8 @@ def table_rows(rs, groups, base, impl):
                 continue
             used[i] = True
             unit = METRICS[metric].unit if metric else "s"
-            row.append("%s -> %s (%s) %s" % (fmt_value(b, unit), fmt_value(a, unit),
-                                             fmt_pct(change_pct(b, a)),
-                                             compare(bv, av).mark))
+            row.append("%s -> %s (%s)" % (fmt_value(b, unit), fmt_value(a, unit),
+                                          compare(bv, av).change_cell(change_pct(b, a))))
         rows.append(row)
     # Drop metrics no workload reported.
     keep = [0, 1] + [i + 2 for i, u in enumerate(used) if u]
@@ -61,10 +65,8 @@ def build(ctx):
     models = model_entries(rs)
     groups = by_key(models)
     impls = [i for i in rs.impls() if any(e.impl == i for e in models)]
-    s = Section("Before / After / Improvement", "before-after")
-    s.para("**Improvement = (Before - After) / Before**, medians over "
-           "repetitions: positive means After is better (less time, memory or "
-           "allocations).")
+    s = Section("Before / After / Change", "before-after")
+    s.para(CHANGE_NOTE)
     any_table = False
     for base in BASELINES:
         if base not in impls:
@@ -78,7 +80,7 @@ def build(ctx):
                 continue
             any_table = True
             sub.add(Table(headers, rows,
-                          caption="Before (`%s`) -> After (`%s`) (Improvement)" % (base, impl),
+                          caption="Before (`%s`) -> After (`%s`) (change)" % (base, impl),
                           align=["l", "l"] + ["r"] * (len(headers) - 2)))
     if not any_table:
         s.para("No impl pair to compare: the run needs `plain` or `ovs` and at "

@@ -1,9 +1,9 @@
 """Real A/B: real OVS builds (the seed pairs, or the suite's --ovs-ref order) as
-Before -> After (Improvement), in the seed tables' layout (the same rows
+Before -> After (change), in the seed tables' layout (the same rows
 as the model's Before/After section)."""
 
 from ..document import Section, Table
-from .before_after import table_rows
+from .before_after import CHANGE_NOTE, table_rows
 from .common import by_key, real_entries
 
 
@@ -39,14 +39,13 @@ def build(ctx):
             s.para("`%s` -> `%s`: no workload ran on both." % (before, after))
             continue
         s.add(Table(headers, rows,
-                    caption="Before (`%s`) -> After (`%s`) (Improvement)"
+                    caption="Before (`%s`) -> After (`%s`) (change)"
                     % (before, after),
                     align=["l", "l"] + ["r"] * (len(headers) - 2)))
     s.para("Real OVS builds as before -> after: %s.  Medians over repetitions of "
            "what real OVS runs (docs/real-ovs.md): CPU time is the "
            "workload's own phase (dump: the server's CPU during the dump; "
            "compact: the whole `ovsdb-tool compact`; monitor: the server "
-           "after the load), RSS after is what that phase leaves.  "
-           "**Improvement = (Before - After) / Before**."
-           % ", ".join("`%s` -> `%s`" % p for p in pairs))
+           "after the load), RSS after is what that phase leaves.  %s"
+           % (", ".join("`%s` -> `%s`" % p for p in pairs), CHANGE_NOTE))
     return s

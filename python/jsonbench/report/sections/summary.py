@@ -9,6 +9,7 @@ from ..metrics import change_pct, fmt_value, median
 from .. import charts as C
 from . import breakdown
 from .common import by_key, model_entries, total_values
+from ... import intervals as I
 from ..significance import LEGEND, compare
 
 BASE = "ovs"
@@ -38,22 +39,19 @@ def summary_rows(rs):
             ranked = sorted(meds, key=lambda i: meds[i])
             best = ranked[0]
             row = [dataset, variant, label]
-            if BASE not in meds:
-                row += [best, fmt_value(meds[best], unit), "-", "-", "no `%s` in this run" % BASE]
-            elif best != BASE:
+            if BASE not in meds or len(ranked) < 2:
+                continue            # nothing to compare: no row
+            if best != BASE:
                 v = compare(vals[BASE], vals[best])
                 row += [best, fmt_value(meds[best], unit), fmt_value(meds[BASE], unit),
-                        "%+.1f%%" % change_pct(meds[BASE], meds[best]) if meds[BASE] else "-",
-                        v.describe()]
-            elif len(ranked) > 1:
+                        v.change_cell(change_pct(meds[BASE], meds[best]), mark=False), v.describe()]
+            else:
                 nxt = ranked[1]
                 v = compare(vals[BASE], vals[nxt])
                 row += ["%s (next: %s)" % (BASE, nxt), fmt_value(meds[BASE], unit),
                         fmt_value(meds[BASE], unit),
-                        "next %+.1f%%" % change_pct(meds[BASE], meds[nxt]) if meds[BASE] else "-",
+                        "next " + v.change_cell(change_pct(meds[BASE], meds[nxt]), mark=False),
                         v.describe()]
-            else:
-                row += [BASE, fmt_value(meds[BASE], unit), fmt_value(meds[BASE], unit), "-", "-"]
             rows.append(row)
     return rows
 
@@ -123,9 +121,9 @@ def build(ctx):
                  "significance"], rows,
                 align=["l", "l", "l", "l", "r", "r", "r", "l"]))
     s.para("Per workload and metric, the impl with the lowest median and its change "
-           "against `%s`, the representation OVS ships: **change = (ovs - best) / ovs**, "
-           "positive is better; when `%s` is best, the change of the next impl.  "
-           "Marks: %s" % (BASE, BASE, LEGEND))
+           "against `%s`, the representation OVS ships: **change = best / ovs - 1**, lower "
+           "is better, with its %.0f%% interval; when `%s` is best, the change of the next "
+           "impl.  Marks: %s" % (BASE, 100 * I.CONFIDENCE, BASE, LEGEND))
     points = pareto_points(rs)
     fig = pareto_chart(ctx, points)
     if fig:
