@@ -42,14 +42,16 @@ round's commits run as the shards of one history, one commit per shard
 
 import argparse
 import json
+import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
 import time
 
-from . import ROOT, options as O
+from . import ROOT, intervals, options as O, resultsdir
 from .util import log
 
 # name: (workload, row, field, label, unit, how)
@@ -415,6 +417,16 @@ def point_figures(out_dir, entries, index, figures, ref_commit):
             f["ratio"] = f["median"]
         else:
             f["ratio"] = f["median"] / f["reference"] if f["reference"] else None
+        # The interval of the ratio to the reference: from the paired
+        # repetitions (loaded next to each other) when there are as many,
+        # else between the samples; "low"/"high" in the figure's own
+        # units (a ratio for "ratio" figures).
+        iv = intervals.interval(rv, pv) if rv else None
+        if iv is not None:
+            scale = 1.0 if how == "ratio" else f["reference"]
+            f.update(ratio_low=math.exp(iv.low), ratio_high=math.exp(iv.high),
+                     low=math.exp(iv.low) * scale, high=math.exp(iv.high) * scale,
+                     confidence=iv.confidence, interval_method=iv.method)
         out[name] = f
     return out
 
@@ -437,42 +449,88 @@ def _probes(split, ways):
     return sorted(probes)
 
 
-def bisect(n, measure, threshold, ways=1, progress=None):
+def step_moved(values, bounds, lo, hi, threshold):
+    """Whether the figure moved by more than 'threshold' percent from
+    index lo to hi: True or False, or None when the points' intervals
+    (bounds {index: (low, high)}, ratios to the good end) allow both.
+    The step's interval is taken conservatively, from the far ends of
+    the two points' intervals; points without one count as exact."""
+    a, b = values[lo], values[hi]
+    if lo not in bounds and hi not in bounds:
+        return abs((b / a - 1.0) * 100.0) > threshold
+    la, ha = bounds.get(lo, (a, a))
+    lb, hb = bounds.get(hi, (b, b))
+    low, high = (lb / ha - 1.0) * 100.0, (hb / la - 1.0) * 100.0
+    if low > threshold or high < -threshold:
+        return True
+    if -threshold <= low and high <= threshold:
+        return False
+    return None
+
+
+def bisect(n, measure, threshold, ways=1, progress=None, more=None, max_more=2):
     """The commits (indices 1..n-1 of a line of n, index 0 the good end)
     where the figure moved by more than 'threshold' percent.
 
-    measure(indices) -> {index: value or None (not measurable: a failed
-    build)}, values relative to index 0's (1.0).  Each round splits every
-    interval whose ends differ by more than the threshold at max(1, ways
-    // intervals) interior points, measured in one call.  Returns
-    {"found": [index], "unresolved": [[lo, hi]], "rounds": [{"measured":
-    {index: value}, "intervals": [[lo, hi, v_lo, v_hi, change %,
-    moved]]}], "values": {index: value}}.  progress(the same with "open":
-    the intervals still to search) is called after each measurement, so
-    an interrupted search shows how far it got."""
-    values = {0: 1.0}
+    measure(indices) -> {index: value, (value, low, high) with the
+    value's interval, or None (not measurable: a failed build)}, values
+    relative to index 0's (1.0).  Each round splits every interval whose
+    ends differ by more than the threshold (step_moved(): with the
+    points' intervals, only when they say so) at max(1, ways //
+    intervals) interior points, measured in one call.  A step the
+    intervals cannot decide gets more repetitions of its two ends,
+    more(indices) -> the same as measure, at most 'max_more' times; then
+    it is inconclusive.  Returns {"found": [index], "unresolved": [[lo,
+    hi]], "inconclusive": [[lo, hi]], "rounds": [{"measured": {index:
+    value}, "intervals": [[lo, hi, v_lo, v_hi, change %, moved (None:
+    undecided)]]}], "values": {index: value}, "bounds": {index: [low,
+    high]}}.  progress(the same with "open": the intervals still to
+    search) is called after each measurement, so an interrupted search
+    shows how far it got."""
+    values, bounds = {0: 1.0}, {}
+
+    def take(got):
+        plain = {}
+        for i, v in got.items():
+            if isinstance(v, (tuple, list)):
+                v, low, high = v
+                if v is not None:
+                    bounds[i] = (low, high)
+            plain[i] = v
+            if v is not None:
+                values[i] = v
+        return plain
     rounds = []
-    first = measure([n - 1])
-    values.update(first)
+    first = take(measure([n - 1]))
     rounds.append({"measured": dict(first), "intervals": []})
     if values.get(n - 1) is None:
         raise StudyError("the bad end cannot be measured")
     bad = set()
-    found, unresolved = [], []
+    found, unresolved, inconclusive = [], [], []
+    tries = {}
     todo = [(0, n - 1)]
 
     def state(open_):
-        return {"found": sorted(found), "unresolved": unresolved, "rounds": rounds,
-                "values": values, "open": [list(x) for x in open_]}
+        return {"found": sorted(found), "unresolved": unresolved,
+                "inconclusive": inconclusive, "rounds": rounds, "values": values,
+                "bounds": {i: list(b) for i, b in bounds.items()},
+                "open": [list(x) for x in open_]}
     while todo:
         if progress:
             progress(state(todo))
-        split = []
+        split, again = [], []
         log_ = rounds[-1]["intervals"]
         for lo, hi in todo:
             change = (values[hi] / values[lo] - 1.0) * 100.0
-            moved = abs(change) > threshold
+            moved = step_moved(values, bounds, lo, hi, threshold)
             log_.append([lo, hi, values[lo], values[hi], round(change, 3), moved])
+            if moved is None:
+                if more is not None and tries.get((lo, hi), 0) < max_more:
+                    tries[(lo, hi)] = tries.get((lo, hi), 0) + 1
+                    again.append((lo, hi))
+                else:
+                    inconclusive.append([lo, hi])
+                continue
             if not moved:
                 continue
             inner = [i for i in range(lo + 1, hi) if i not in bad]
@@ -480,16 +538,18 @@ def bisect(n, measure, threshold, ways=1, progress=None):
                 (found.append(hi) if hi == lo + 1 else unresolved.append([lo, hi]))
                 continue
             split.append((lo, hi, inner))
-        if not split:
+        if not split and not again:
             break
-        got = measure(_probes(split, ways))
+        got = {}
+        if again:
+            got.update(take(more(sorted({i for pair in again for i in pair if i}))))
+        if split:
+            got.update(take(measure(_probes(split, ways))))
         rounds.append({"measured": dict(got), "intervals": []})
-        todo = []
+        todo = list(again)
         for i, v in got.items():
             if v is None:
                 bad.add(i)
-            else:
-                values[i] = v
         for lo, hi, inner in split:
             cuts = [lo] + sorted(i for i in got if lo < i < hi and got[i] is not None) + [hi]
             if len(cuts) == 2:      # every probe failed: try others
@@ -866,10 +926,31 @@ def run_find(args, argv):
             f = point_figures(out_dir, index_doc["entries"], i, [metric],
                               commits[0]).get(metric)
             measured[i] = f
-            out[i] = f["ratio"] if f and f.get("ratio") else None
-            log("find: %s %s: %s" % (commits[i][:10], metric,
-                                    "%.4f of the good end" % out[i] if out[i] else "not measured"))
+            r = f["ratio"] if f and f.get("ratio") else None
+            out[i] = (r, f["ratio_low"], f["ratio_high"]) if r and "ratio_low" in f else r
+            log("find: %s %s: %s" % (commits[i][:10], metric, "not measured" if not r else
+                                    "%.4f of the good end%s" % (r, " [%.4f, %.4f]" % (
+                                        f["ratio_low"], f["ratio_high"])
+                                        if "ratio_low" in f else "")))
         return out
+
+    def more(indices):
+        """More interleaved repetitions of the points' paired loads (a
+        step their intervals cannot decide), appended to their files."""
+        scratch = os.path.join(out_dir, "more-repetitions")
+        shutil.rmtree(scratch, ignore_errors=True)
+        groups = []
+        for i in indices:
+            t = builder(commits[i], bad if i == n - 1 else commits[i][:10])
+            if t is not None:
+                key, ref_jobs, point_jobs, _once = group_jobs(i, base_t, t, tmpls)
+                groups.append((key, ref_jobs, point_jobs, []))
+        log("find: %d more repetitions of %s: their step is not decided yet"
+            % (args.repetitions, ", ".join(commits[i][:10] for i in indices)))
+        sub = {"jobs": [], "finished": []}
+        run_groups(scratch, groups, args.repetitions, sub, {"entries": [], "failures": []})
+        resultsdir.append_round(out_dir, scratch, sub["finished"])
+        return measure(indices)
 
     _env(out_dir, "find", argv, [d for d in (load_ds, ir_ds) if d], {"ovs_tree": tree})
     from .report import history as R
@@ -892,7 +973,9 @@ def run_find(args, argv):
         _write_study(out_dir, study)
         return R.render(out_dir)
 
-    result = bisect(n, measure, args.threshold, max(1, args.parallel), save)
+    # More repetitions for undecided steps run here, not on an engine's nodes.
+    result = bisect(n, measure, args.threshold, max(1, args.parallel), save,
+                    more=more if engine is None and workload == "load" else None)
     print(save(result))
     return 0 if result["found"] else 1
 

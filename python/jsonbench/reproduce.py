@@ -575,15 +575,10 @@ def adapt(args, p, ds, by_key, out_dir, state, t_start, checkpoint, per_round=2)
         sub = {"finished": []}
         res = execute(steps, {"model": backend}, scratch, sub, repetitions=reps,
                       t_start=t_start)
-        for name in sub["finished"]:
-            main_file = os.path.join(out_dir, "runs", name + ".json")
-            gbench.write_atomic(main_file, gbench.append_repetitions(
-                gbench.read(main_file), gbench.read(os.path.join(scratch, "runs",
-                                                                 name + ".json"))))
-            added[name] = added.get(name, 0) + reps
+        for name, k in resultsdir.append_round(out_dir, scratch, sub["finished"]).items():
+            added[name] = added.get(name, 0) + k
             secs = state.setdefault("seconds", {})
             secs[name] = round(secs.get(name, 0.0) + sub.get("seconds", {}).get(name, 0.0), 3)
-        shutil.rmtree(scratch, ignore_errors=True)
         resultsdir.write_plan(out_dir, state)
         checkpoint()
         if res.interrupted:

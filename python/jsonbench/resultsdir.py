@@ -105,6 +105,25 @@ def make_dirs(out_dir):
 
 # ------------------------------------------------------------------ resume
 
+def append_round(out_dir, scratch, names):
+    """More repetitions of jobs already in out_dir, measured into the
+    folder 'scratch': each job's runs/<name>.json there is appended to
+    out_dir's (gbench.append_repetitions), then 'scratch' is removed.
+    Returns {name: repetitions added}."""
+    added = {}
+    for name in names:
+        main = os.path.join(out_dir, "runs", name + ".json")
+        more = os.path.join(scratch, "runs", name + ".json")
+        if not (os.path.exists(main) and os.path.exists(more)):
+            continue
+        extra = gbench.read(more)
+        gbench.write_atomic(main, gbench.append_repetitions(gbench.read(main), extra))
+        added[name] = 1 + max((b.get("repetition_index", 0)
+                               for b in gbench.iterations(extra)), default=-1)
+    shutil.rmtree(scratch, ignore_errors=True)
+    return added
+
+
 def plan_hash(jobs, repetitions, order):
     """Hash of what a plan runs, in which order, how many times."""
     doc = {"jobs": [j.identity() for j in jobs], "repetitions": repetitions, "order": order}

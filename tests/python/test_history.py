@@ -62,6 +62,37 @@ def line_measure(steps, n, noise=0.002, fail=(), seen=None):
     return measure
 
 
+def test_bisect_intervals():
+    """Steps decided only on confident differences: a 6% step whose points
+    carry +-3% intervals cannot be told from the 5% threshold; more
+    repetitions (tighter intervals) find it, and without them the step
+    is inconclusive, not found."""
+    def value(i):
+        return 1.06 if i >= 40 else 1.0
+
+    def measure_width(width):
+        return lambda idx: {i: (value(i), value(i) * (1 - width), value(i) * (1 + width))
+                            for i in idx}
+    asked = []
+
+    def more(idx):
+        asked.extend(idx)
+        return measure_width(0.002)(idx)
+    r = history.bisect(80, measure_width(0.03), 5.0, more=more)
+    check(r["found"] == [40] and not r["inconclusive"] and asked,
+          "more repetitions decide a 6%% step: found %s, inconclusive %s, asked %s"
+          % (r["found"], r["inconclusive"], asked))
+    r = history.bisect(80, measure_width(0.03), 5.0)
+    check(r["found"] == [] and r["inconclusive"] == [[0, 79]],
+          "without more repetitions the step is inconclusive: %s %s"
+          % (r["found"], r["inconclusive"]))
+    check(any(iv[5] is None for rnd in r["rounds"] for iv in rnd["intervals"]),
+          "the undecided step is logged as such")
+    # A 20% step with the same intervals is decided at once.
+    r = history.bisect(80, lambda idx: {i: (1.2 if i >= 40 else 1.0) * 1.0 for i in idx}, 5.0)
+    check(r["found"] == [40], "a point value without interval: found %s" % r["found"])
+
+
 def test_bisect():
     seen = []
     r = history.bisect(200, line_measure({71: 1.10, 140: 1.08}, 200, seen=seen), 5.0)
@@ -374,6 +405,7 @@ def test_find_engine(root, repo, shas):
 
 def main():
     test_bisect()
+    test_bisect_intervals()
     with tempfile.TemporaryDirectory() as root:
         repo, shas = make_repo(root)
         test_points(repo, shas)

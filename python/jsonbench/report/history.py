@@ -64,8 +64,11 @@ def chart(study, out_dir, stem="history"):
                 continue
             px.append(x)
             mid.append(f["median"] * k)
-            lo.append((f["median"] - f["min"]) * k)
-            hi.append((f["max"] - f["median"]) * k)
+            # Whiskers: the 95% interval against the reference where the
+            # study has it, else (older studies) min-max.
+            low, high = f.get("low", f["min"]), f.get("high", f["max"])
+            lo.append(max(0.0, f["median"] - low) * k)
+            hi.append(max(0.0, high - f["median"]) * k)
         # A line broken at failed points: each run of measured points.
         runs, cur = [], []
         for x, m in zip(px, mid):
@@ -96,8 +99,11 @@ def chart(study, out_dir, stem="history"):
             axes[0, 0].annotate("build\nfailed" if "failed" in p else "not\nbuilt", (x, 0.5),
                                 xycoords=("data", "axes fraction"), ha="center", fontsize=7,
                                 color="#c44e52" if "failed" in p else "#555555")
-    fig.suptitle("real ovsdb-server over commits: %s load (median, min-max of %d), "
-                 "reference %s" % (study["load_dataset"], study["repetitions"],
+    whiskers = ("95%% interval against the reference, %d repetitions" % study["repetitions"]
+                if any("low" in f for p in pts for f in p.get("figures", {}).values())
+                else "min-max of %d" % study["repetitions"])
+    fig.suptitle("real ovsdb-server over commits: %s load (median, %s), "
+                 "reference %s" % (study["load_dataset"], whiskers,
                                    study["reference"]["label"]), fontsize=9)
     fig.tight_layout()
     names = []
@@ -245,6 +251,10 @@ def find_md(study, command, out_dir):
     for lo, hi in res["unresolved"]:
         lines.append("- unresolved between %s and %s (no buildable commit between)"
                      % (line[lo][:10], line[hi][:10]))
+    for lo, hi in res.get("inconclusive", []):
+        lines.append("- inconclusive between %s and %s: the two ends' 95%% intervals allow "
+                     "both a step above %g%% and none, after more repetitions"
+                     % (line[lo][:10], line[hi][:10], study["threshold"]))
     engine = study.get("engine")
     lines += ["", "Builds: %d commits measured, %d compiled %s, %d from the cache, "
               "%d failed." % (len(b["commits"]), b["built"], "here" if not engine else
@@ -260,6 +270,7 @@ def find_md(study, command, out_dir):
         for lo, hi, vlo, vhi, change, moved in rnd["intervals"]:
             lines.append("| %d | `%s`..`%s` (%d commits) | %.4f -> %.4f | %+.2f%% | %s |" % (
                 r, line[lo][:10], line[hi][:10], hi - lo, vlo, vhi, change,
+                "undecided: more repetitions" if moved is None else
                 ("yes" if hi - lo > 1 else "one commit: found") if moved else "no"))
     lines += ["", "## Measurements", "",
               "| commit | %s (%s): median (min-max) | / good |" % (FIGURES[metric][3], unit),
