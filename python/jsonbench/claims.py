@@ -340,6 +340,17 @@ def _verdict(c, row, iv, noise, tol, expl):
     return out
 
 
+def judge(c, row, iv, doc, kind="instructions", band=1.0):
+    """A verdict on another figure of the same claim (e.g. its instruction
+    count) by the claim's own rules, with that figure's noise band (the
+    claims file's noise_pct[kind], else 'band')."""
+    tol = _tolerance(doc, c)
+    n = tol.get("noise_pct", band)
+    noise = float(n.get(kind, band) if isinstance(n, dict) else n)
+    expl = doc.get("explanations", {}).get(c.get("explain"), "")
+    return _verdict(c, row, iv, noise, tol, expl)
+
+
 def _inconclusive(iv, edges, noise, expl, size=False):
     """An interval too wide to decide: what it straddles and about how many
     repetitions would likely decide it."""

@@ -17,12 +17,13 @@ import argparse
 import datetime
 import os
 import shlex
-import shutil
 import sys
 import time
 
 from . import ROOT, build, gbench, resultsdir, shards
+from . import adaptive
 from . import claims as C
+from . import instructions as I
 from . import realclaims
 from .backends import ModelBackend
 from .execute import execute
@@ -76,6 +77,7 @@ def parse_args(argv):
     O.dry_run(ap)
     O.resume(ap, "runs")
     O.adaptive(ap)
+    I.add_args(ap)
     shards.add_args(ap)
     args = ap.parse_args(argv)
     shards.check_args(ap, args)
@@ -332,8 +334,9 @@ def save(args, argv, p, ds, out_dir, runs, duration, complete, t_runs, seconds):
             "dataset_stats": ds.stats, "complete": complete,
             "run_seconds": seconds, "duration_s": duration, "generate_s": ds.seconds,
             "runs_s": time.time() - t_runs}
-    if prev and prev[2].get("real"):
-        meta["real"] = prev[2]["real"]
+    for k in ("real", "instructions", "instructions_scale"):
+        if prev and prev[2].get(k):
+            meta[k] = prev[2][k]
     gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
 
 
@@ -466,8 +469,12 @@ def main(argv):
     real_failed = 0
     interrupted = res.interrupted
     if args.budget and not interrupted:
-        interrupted = adapt(args, p, ds, by_key, out_dir, state, t_start,
-                            lambda: checkpoint(res.entries, res.failures))
+        interrupted = adaptive.adapt(args, p, by_key, out_dir, state, t_start,
+                                     lambda: evaluate(args, p, ds, out_dir, runs_meta(
+                                         p, by_key, state, [], False), quiet=True),
+                                     lambda: checkpoint(res.entries, res.failures))
+    if args.instructions_scale and not interrupted and p.groups:
+        interrupted = measure_instructions(args, p, out_dir, state, res)
     if p.real_groups and not interrupted:
         real_failed, interrupted = measure_real(args, p, ds, out_dir, state, res)
     failures = resultsdir.read_index(out_dir)["failures"]
@@ -506,6 +513,8 @@ def evaluate(args, p, ds, out_dir, meta_runs, quiet=False):
     rows = C.evaluate(p.doc, runs_loaded, ds.stats, args.scale, p.caps)
     if quiet:
         return rows
+    meta = C.load_run(out_dir)[2]
+    I.annotate(rows, p.doc, out_dir, meta.get("instructions"), meta.get("instructions_scale"))
     real = None
     if p.real_groups:
         meta = C.load_run(out_dir)[2]
@@ -516,79 +525,38 @@ def evaluate(args, p, ds, out_dir, meta_runs, quiet=False):
     return rows
 
 
-def undecided(rows, most):
-    """The claims an interval cannot decide yet that more repetitions
-    likely would (at most 'most' in all), most undecided first: the most
-    repetitions needed first, then the widest interval."""
-    out = [r for r in rows if r.get("confident") is False and r.get("interval")
-           and r.get("repetitions_to_decide") and r["repetitions_to_decide"] <= most
-           and r["repetitions"] < most]
-    out.sort(key=lambda r: (-r["repetitions_to_decide"],
-                            r["interval"]["low_pct"] - r["interval"]["high_pct"]))
-    return out
-
-
-def adapt(args, p, ds, by_key, out_dir, state, t_start, checkpoint, per_round=2):
-    """Adaptive repetitions: rounds of 'per_round' more interleaved pairs
-    for the groups of the claims their intervals cannot decide yet, until
-    every claim is decided (or needs more than --max-repetitions), or
-    --budget runs out.  Each round's processes go to a scratch folder and
-    are appended to the jobs' results files.  Returns True if interrupted."""
-    deadline = time.time() + args.budget * 60.0
-    groups = dict(p.groups)
-    added = state.setdefault("added", {})
-    n_round = 0
-    while time.time() < deadline:
-        meta_runs = runs_meta(p, by_key, state, [], False)
-        rows = evaluate(args, p, ds, out_dir, meta_runs, quiet=True)
-        todo = undecided(rows, args.max_repetitions)
-        if not todo:
-            left = [r for r in rows if r.get("confident") is False and r.get("interval")]
-            log("reproduce: adaptive: %s" % (
-                "every claim decided" if not left else
-                "%d claim(s) left undecided, more repetitions unlikely to decide them within "
-                "--max-repetitions %d: %s" % (len(left), args.max_repetitions, ", ".join(
-                    "%s (%s)" % (r["id"], "needs ~%d" % r["repetitions_to_decide"]
-                                 if r.get("repetitions_to_decide") else "on the edge")
-                    for r in left))))
-            return False
-        order = []
-        for r in todo:
-            for g, runs in groups.items():
-                if g not in order and any(C.run_key(x) in by_key and
-                                          r["id"] in p.users.get(C.run_key(x), [])
-                                          for x in runs):
-                    order.append(g)
-        n_round += 1
-        reps = min(per_round, args.max_repetitions - min(r["repetitions"] for r in todo))
-        steps = [Step(by_key[C.run_key(run_)], i, 1, g) for g in order
-                 for i in range(reps) for run_ in groups[g]]
-        left = (deadline - time.time()) / 60.0
-        log("reproduce: adaptive round %d: %d undecided claim(s) (%s), %d more pair(s) for "
-            "%d group(s); %.0f min of the budget left" % (
-                n_round, len(todo), ",".join(r["id"] for r in todo), reps, len(order), left))
-        scratch = os.path.join(out_dir, "adaptive-round")
-        shutil.rmtree(scratch, ignore_errors=True)
-        exes = {s.job.impl: build.exe_path(args.build_dir, s.job.impl) for s in steps}
-        backend = ModelBackend(scratch, exes, reps, args.seed, probe=False,
-                               hyperfine=False, sha256=False)
-        sub = {"finished": []}
-        res = execute(steps, {"model": backend}, scratch, sub, repetitions=reps,
-                      t_start=t_start)
-        for name, k in resultsdir.append_round(out_dir, scratch, sub["finished"]).items():
-            added[name] = added.get(name, 0) + k
-            secs = state.setdefault("seconds", {})
-            secs[name] = round(secs.get(name, 0.0) + sub.get("seconds", {}).get(name, 0.0), 3)
-        resultsdir.write_plan(out_dir, state)
-        checkpoint()
-        if res.interrupted:
-            return True
-        if res.failures:
-            log("reproduce: adaptive: %d job(s) failed in round %d; stopping"
-                % (len(res.failures), n_round))
-            return False
-    log("reproduce: adaptive: the budget of %g min ran out" % args.budget)
-    return False
+def measure_instructions(args, p, out_dir, state, res):
+    """The valgrind instruction counts beside the plan's timing claims
+    (jsonbench.instructions) into out_dir; "instructions" in
+    claims-run.json.  Returns True if interrupted."""
+    from .backends import DeterministicBackend
+    ids = sorted({c for _g, runs in p.groups for r in runs for c in p.users[C.run_key(r)]})
+    scale = min(args.instructions_scale, args.scale)
+    runs = I.plan(p.doc, ids, scale)
+    paths = {}
+    for kind, form, scale in sorted({(r["dataset"], r["form"], r["scale"])
+                                     for r in runs.values()}):
+        spec = p.doc["datasets"][kind]
+        try:
+            paths[(kind, form, scale)] = build.ensure_dataset(
+                args.build_dir, kind, scale, form, args.seed, build.DATASETS_DIR,
+                profile=os.path.join(ROOT, spec["profile"]), schema=spec["schema"],
+                who="reproduce")
+        except build.DatasetError as exc:
+            log("reproduce: instructions: %s" % exc)
+    by_key, steps = I.jobs(args, runs, paths, lambda r: run_label(r).split("__")[0])
+    log("reproduce: valgrind instruction counts of %d runs at scale %g (timing claims)"
+        % (len(steps), scale))
+    for s in steps:
+        if s.job.name not in state["jobs"]:
+            state["jobs"].append(s.job.name)
+    out = execute(steps, {"det": DeterministicBackend(out_dir)}, out_dir, state, res.entries,
+                  res.failures)
+    meta = gbench.read(os.path.join(out_dir, C.RUN_FILE))
+    meta["instructions"] = I.meta(by_key, set(state.get("finished", [])), out.failures)
+    meta["instructions_scale"] = scale
+    gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
+    return out.interrupted
 
 
 def measure_real(args, p, ds, out_dir, state, res):
@@ -619,8 +587,8 @@ def measure_real(args, p, ds, out_dir, state, res):
 def print_table(rows, real=None):
     """The claims table on the terminal (compact: no explanations); with
     real OVS, its change and the two real verdicts."""
-    table = [t[:4] for t in C.table_rows(rows, C.Notes())]
-    heads = C.HEADERS[:4]
+    table = [t[:4] + [I.cell(r)] for t, r in zip(C.table_rows(rows, C.Notes()), rows)]
+    heads = C.HEADERS[:4] + ["instructions (verdict)"]
     if real is not None:
         heads += ["real OVS", "real vs claimed", "model vs real"]
         for t, r in zip(table, rows):

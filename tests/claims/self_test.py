@@ -87,6 +87,18 @@ def self_test(args):
         if bad:
             log("self-test: runs failed for %s" % ", ".join(bad))
             return 1
+        # Every timing claim measured on both sides (not txn) has its
+        # instruction count, in the report's claims table too.
+        from jsonbench import instructions
+        instructions.annotate(rows, d, out, meta.get("instructions"),
+                              meta.get("instructions_scale"))
+        timed = [c["id"] for c in instructions.timing_claims(d)]
+        lacking = [r["id"] for r in rows if r["id"] in timed and
+                   r["verdict"] != C.VERDICT_MISSING and not r.get("instructions")]
+        md = open(os.path.join(out, "report.md")).read()
+        if not timed or lacking or "instructions (verdict)" not in md:
+            log("self-test: instruction counts missing for %s" % (lacking or "every claim"))
+            return 1
     log("self-test: ok")
     return 0
 

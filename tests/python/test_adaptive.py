@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 
-from jsonbench import build, gbench, reproduce
+from jsonbench import adaptive, build, gbench, reproduce
 from jsonbench import claims as C
 
 failures = []
@@ -49,7 +49,7 @@ def ordering():
                 "repetitions_to_decide": need, "interval": {"low_pct": lo, "high_pct": hi}}
     rows = [row("a", 6, -5, 1), row("b", 10, -9, 2), row("c", None, -9, 9),
             row("d", 40, -20, 20), {"id": "e", "confident": True}, row("f", 8, -4, 4, reps=12)]
-    got = [r["id"] for r in reproduce.undecided(rows, 12)]
+    got = [r["id"] for r in adaptive.undecided(rows, 12)]
     check(got == ["b", "a"], "undecided, most repetitions needed first, within 12: %s" % got)
 
 
@@ -58,7 +58,8 @@ def end_to_end(build_dir):
         out = os.path.join(tmp, "out")
         argv = ["--scale", "0.002", "--only", "s4-nb-dump-strings,s4-nb-rss-strings",
                 "--repetitions", "2", "--budget", "2", "--max-repetitions", "12",
-                "--out", out, "--build-dir", build_dir, "--no-build", "--no-report"]
+                "--out", out, "--build-dir", build_dir, "--no-build", "--no-report",
+                "--instructions-scale", "0"]
         saved, build.DATASETS_DIR = build.DATASETS_DIR, os.path.join(tmp, "datasets")
         try:
             rc = reproduce.main(argv)

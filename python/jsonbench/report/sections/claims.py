@@ -4,7 +4,7 @@ scripts/reproduce.sh only; other results folders have no claims-run.json)."""
 import os
 
 from ... import realclaims
-from ... import intervals as I
+from ... import instructions, intervals as I
 from ...claims import (DETAIL_HEADERS, HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE,
                        VERDICT_OUTSIDE, VERDICT_WITHIN, Notes, detail_rows, evaluate,
                        filled_from, load_run, summary_counts, table_rows)
@@ -21,6 +21,8 @@ def build(ctx):
     doc, runs, meta = loaded
     rows = evaluate(doc, runs, meta.get("dataset_stats"), meta.get("scale", 1.0),
                     meta.get("caps", True))
+    instructions.annotate(rows, doc, ctx.results.root, meta.get("instructions"),
+                          meta.get("instructions_scale"))
     s = Section("Seed claims: claimed vs measured", "claims")
     if meta.get("complete") is False:
         s.para("**Incomplete run**: the reproduction was interrupted; claims whose runs "
@@ -32,7 +34,11 @@ def build(ctx):
     if real:
         _real_table(s, ctx.results.root, doc, runs, meta, rows, notes)
     else:
-        s.add(Table(HEADERS, table_rows(rows, notes), align=["l", "r", "r", "l", "l"]))
+        table, heads = table_rows(rows, notes), list(HEADERS)
+        if any(r.get("instructions") for r in rows):
+            table = [t[:4] + [instructions.cell(r)] + t[4:] for t, r in zip(table, rows)]
+            heads = heads[:4] + [INSTR_HEAD] + heads[4:]
+        s.add(Table(heads, table, align=["l", "r", "r", "l"] + ["l"] * (len(heads) - 4)))
     s.para("Changes are after / before - 1 (negative: smaller or faster, except for "
            "rates).  The interval is the %.0f%% interval of the change from the "
            "interleaved before/after pairs (`python/jsonbench/intervals.py`); a verdict "
@@ -40,6 +46,12 @@ def build(ctx):
            "direction, inside it, or inside or outside the claimed size's tolerance), "
            "otherwise it is inconclusive and its note says how many repetitions would "
            "likely decide it." % (100 * I.CONFIDENCE))
+    if any(r.get("instructions") for r in rows):
+        s.para("**Instructions** (a CPU figure that cannot flip): valgrind's count of the "
+               "same before and after runs at dataset scale %g, one process each; exact, "
+               "so their verdict (same rules, a 1%% noise band) is always confident.  They "
+               "count work, not time: a change that saves page faults or cache misses "
+               "shows in the time and not here." % meta.get("instructions_scale"))
     for line in notes.lines():
         s.para(line)
     s.add(Table(DETAIL_HEADERS, detail_rows(rows), caption="What each claim compares",
@@ -144,6 +156,9 @@ def _change_chart(ctx, rows):
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.9 / fig.get_figheight()),
               ncol=2, frameon=False)
     return ctx.charts.save(fig, "claims-change")
+
+
+INSTR_HEAD = "instructions (verdict)"
 
 
 def _real_table(s, root, doc, runs, meta, rows, notes):
