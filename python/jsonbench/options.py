@@ -64,3 +64,10 @@ def ovs_cache_dir(ap):
 
 def rel(path):
     return os.path.relpath(path, ROOT)
+
+
+def as_deployed(ap):
+    ap.add_argument("--as-deployed", action="store_true",
+                    help="time processes as OVS is deployed: glibc's heap defaults, no CPU "
+                         "pinning (default: the measuring setup, the heap on huge pages and "
+                         "each process pinned to one CPU; docs/noise.md)")
