@@ -13,6 +13,8 @@ static const char *const figure_keys[N_FIGURES] = {
     [FIG_CPU_TIME] = "cpu_time",
     [FIG_USER_CPU] = "user_cpu_s",
     [FIG_SYS_CPU] = "sys_cpu_s",
+    [FIG_MINOR_FAULTS] = "minor_faults",
+    [FIG_MAJOR_FAULTS] = "major_faults",
     [FIG_RSS] = "rss_bytes",
     [FIG_PEAK_RSS] = "peak_rss_bytes",
     [FIG_HEAP_ALLOCATED] = "heap_allocated_bytes",
@@ -47,6 +49,8 @@ figures_of_run(struct figures *f, const struct phase_result *r)
     f->v[FIG_CPU_TIME] = (user + sys) * 1e3;
     f->v[FIG_USER_CPU] = user;
     f->v[FIG_SYS_CPU] = sys;
+    f->v[FIG_MINOR_FAULTS] = e->minor_faults - s->minor_faults;
+    f->v[FIG_MAJOR_FAULTS] = e->major_faults - s->major_faults;
     f->v[FIG_RSS] = e->rss_bytes;
     f->v[FIG_PEAK_RSS] = e->peak_rss_bytes;
     f->v[FIG_HEAP_ALLOCATED] = e->heap_allocated;

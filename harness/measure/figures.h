@@ -13,6 +13,8 @@ enum figure {
     FIG_CPU_TIME,               /* User + system CPU, ms. */
     FIG_USER_CPU,               /* s. */
     FIG_SYS_CPU,                /* s. */
+    FIG_MINOR_FAULTS,           /* Page faults during the phase: where its */
+    FIG_MAJOR_FAULTS,           /* system CPU went (first touch of memory). */
     FIG_RSS,                    /* Bytes resident at the phase's end. */
     FIG_PEAK_RSS,               /* Bytes, peak during the phase. */
     FIG_HEAP_ALLOCATED,         /* Bytes, at the phase's end. */

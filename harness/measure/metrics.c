@@ -1,6 +1,6 @@
-/* Process measurements around each phase: monotonic time, CPU (getrusage),
- * RSS and peak RSS (/proc), heap (jemalloc mallctl or glibc mallinfo2) and
- * the x*alloc counters. */
+/* Process measurements around each phase: monotonic time, CPU and page
+ * faults (getrusage), RSS and peak RSS (/proc), heap (jemalloc mallctl or
+ * glibc mallinfo2) and the x*alloc counters. */
 #include "measure/metrics.h"
 
 #include <fcntl.h>
@@ -156,6 +156,8 @@ read_times(struct metrics_snapshot *m)
     if (!getrusage(RUSAGE_SELF, &ru)) {
         m->user_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
         m->sys_s = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+        m->minor_faults = ru.ru_minflt;
+        m->major_faults = ru.ru_majflt;
     }
 }
 

@@ -11,6 +11,8 @@
 struct metrics_snapshot {
     double wall_s;              /* CLOCK_MONOTONIC. */
     double user_s, sys_s;       /* getrusage(RUSAGE_SELF). */
+    uint64_t minor_faults;      /* Page faults without and with I/O, */
+    uint64_t major_faults;      /* getrusage(RUSAGE_SELF). */
     uint64_t rss_bytes;         /* /proc/self/statm resident. */
     uint64_t peak_rss_bytes;    /* VmHWM since the last metrics_reset_peak. */
     uint64_t heap_allocated;    /* Bytes in live allocations. */

@@ -71,7 +71,8 @@ def adapt(args, p, by_key, out_dir, state, t_start, evaluate, checkpoint, per_ro
         shutil.rmtree(scratch, ignore_errors=True)
         exes = {s.job.impl: build.exe_path(args.build_dir, s.job.impl) for s in steps}
         backend = ModelBackend(scratch, exes, reps, args.seed, probe=False,
-                               hyperfine=False, sha256=False)
+                               hyperfine=False, sha256=False,
+                               setup=getattr(args, "setup", None))
         sub = {"finished": []}
         res = execute(steps, {"model": backend}, scratch, sub, repetitions=reps,
                       t_start=t_start)

@@ -14,6 +14,8 @@ ModelBackend runs the harness executables, each repetition a process:
 timed by hyperfine (its whole-process times become '<workload>/process'
 rows, the export goes to hyperfine/) or, hyperfine=False, run directly.
 RealBackend runs real OVS builds through jsonbench.realovs.runner.
+Both start every measured process in the study's measuring setup
+(jsonbench.measuring; None: as the caller's environment gives).
 DeterministicBackend measures figures that do not depend on timing
 (allocation counts, valgrind instruction counts, DHAT's heap figures) of
 any command: the regression gate's jobs (jsonbench.gate, gatecal,
@@ -32,13 +34,16 @@ import subprocess
 from . import build, gbench, resultsdir
 
 
-def run(cmd, cwd=None):
+def run(cmd, cwd=None, setup=None):
     """subprocess.run(cmd) capturing text output, the process and its
     children in a process group of their own: when the caller is
     interrupted (Ctrl-C, SIGTERM: KeyboardInterrupt) the whole group is
-    stopped, so no harness process outlives an interrupted hyperfine."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True, cwd=cwd)
+    stopped, so no harness process outlives an interrupted hyperfine.
+    'setup' (a jsonbench.measuring.Setup) gives the process and what it
+    starts their environment and CPU."""
+    p = subprocess.Popen(setup.command(cmd) if setup else cmd, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd,
+                         env=setup.environment() if setup else None)
     try:
         out, err = p.communicate()
     except BaseException:
@@ -53,7 +58,7 @@ def run(cmd, cwd=None):
     return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
-def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag=""):
+def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag="", setup=None):
     """hyperfine --runs 'runs' of the job's harness command line whose results file
     is __RESULTS__ and output __OUTPUT__: each process writes its own
     results file into reps_dir ('tag' in its name: calls of one job stay
@@ -62,7 +67,7 @@ def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag=""):
         "__RESULTS__", shlex.quote(reps_dir) + "/rep-%s$$.json" % tag).replace(
         "__OUTPUT__", shlex.quote(tmp) + "/out-$$")
     hf = run(["hyperfine", "--runs", str(runs), "--warmup", "0",
-              "--style", "none", "--export-json", hf_path, shell_cmd])
+              "--style", "none", "--export-json", hf_path, shell_cmd], setup=setup)
     for p in glob.glob(os.path.join(tmp, "out-*")):
         os.unlink(p)
     if hf.returncode != 0:
@@ -89,8 +94,9 @@ def combine_hyperfine(docs):
 
 class ModelBackend:
     def __init__(self, out_dir, exes, repetitions, seed=1, allocator="glibc",
-                 probe=True, hyperfine=True, sha256=True):
+                 probe=True, hyperfine=True, sha256=True, setup=None):
         self.out_dir = out_dir
+        self.setup = setup
         self.exes = exes                # impl -> executable
         self.repetitions = repetitions
         self.seed = seed
@@ -112,7 +118,7 @@ class ModelBackend:
         if not self.probing:
             return
         cmd = self.cmd(job, os.path.join(tmp, "probe.json"), os.path.join(tmp, "probe.out"))
-        r = run(cmd)
+        r = run(cmd, setup=self.setup)
         if r.returncode != 0:
             raise RuntimeError("exit %d: %s\n%s" % (r.returncode, shlex.join(cmd),
                                                      (r.stderr or r.stdout)[-1500:]))
@@ -124,7 +130,7 @@ class ModelBackend:
             res = os.path.join(reps_dir, "rep-%d.json" % (step.rep or 0))
             out = os.path.join(tmp, "output")
             cmd = self.cmd(job, res, out)
-            r = run(cmd)
+            r = run(cmd, setup=self.setup)
             if os.path.exists(out):
                 os.unlink(out)
             if r.returncode != 0:
@@ -136,7 +142,8 @@ class ModelBackend:
         else:
             hf_path = os.path.join(tmp, "hf-%s-%d.json" % (job.name, step.rep))
         return run_processes(job, self.cmd(job, "__RESULTS__", "__OUTPUT__"), reps_dir, tmp,
-                             step.runs, hf_path, tag="" if step.rep is None else "%d-" % step.rep)
+                             step.runs, hf_path, tag="" if step.rep is None else "%d-" % step.rep,
+                             setup=self.setup)
 
     def finish(self, job, results, tmp):
         reps_dir = self._reps_dir(job, tmp)
@@ -166,8 +173,9 @@ class ModelBackend:
 
 
 class RealBackend:
-    def __init__(self, out_dir, build_dir=None, cache_dir=None, txn_client=None):
+    def __init__(self, out_dir, build_dir=None, cache_dir=None, txn_client=None, setup=None):
         self.out_dir = out_dir
+        self.setup = setup
         self.build_dir = build_dir
         self.cache_dir = cache_dir
         self.txn_client = txn_client
@@ -176,14 +184,16 @@ class RealBackend:
         pass
 
     def opts(self, job):
-        """The job's runner options; txn gets the C client, built once."""
+        """The job's runner options and the measuring setup; txn gets the
+        C client, built once."""
+        opts = dict(job.opts, setup=self.setup)
         if job.workload != "txn":
-            return job.opts
+            return opts
         from .realovs import runner
         if not self.txn_client:
             self.txn_client = runner.txn_client(argparse.Namespace(
                 build_dir=self.build_dir, ovs_cache_dir=self.cache_dir))
-        return dict(job.opts, txn_client=self.txn_client)
+        return dict(opts, txn_client=self.txn_client)
 
     def run(self, step, tmp):
         from .realovs import runner
@@ -243,6 +253,9 @@ def callgrind_inclusive(path, prefix):
     return out
 
 
+TIMED_MODES = ("micro", "cpu")
+
+
 class DeterministicBackend:
     """One process per run of a job, measured by what job.mode names:
 
@@ -262,10 +275,14 @@ class DeterministicBackend:
     happens in the same scratch folder, so paths have the same length for
     every job (a path's length moves the heap's layout).  runs/<job>.json
     is the results document (native) or {"figures": {...}} /
-    {"samples": [...]}; a process that fails raises RuntimeError."""
+    {"samples": [...]}; a process that fails raises RuntimeError.  The
+    timed modes (micro, cpu) start their process in the measuring setup
+    ('setup', jsonbench.measuring); the others count what does not depend
+    on it."""
 
-    def __init__(self, out_dir):
+    def __init__(self, out_dir, setup=None):
         self.out_dir = out_dir
+        self.setup = setup
 
     def probe(self, job, tmp):
         pass
@@ -285,7 +302,7 @@ class DeterministicBackend:
             shutil.copyfile(job.ds["path"], db)
         if job.mode in VALGRIND:
             cmd = ["valgrind"] + [a.replace("%s", vg_out) for a in VALGRIND[job.mode]] + cmd
-        r = run(cmd, cwd=work)
+        r = run(cmd, cwd=work, setup=self.setup if job.mode in TIMED_MODES else None)
         if r.returncode != 0:
             tail = [ln for ln in (r.stderr or r.stdout).splitlines() if ln.strip()]
             raise RuntimeError("%s exited %d: %s" % (os.path.basename(job.opts[0]),

@@ -128,10 +128,13 @@ def loadavg():
 
 
 def node_conditions(env):
-    """A run's load average at start and end and the names of its timing
-    hazards, from its env.json: what a merge lists per node."""
+    """A run's load average at start and end, the names of its timing
+    hazards, its measuring setup and noise floor, from its env.json: what a
+    merge lists per node."""
     return {"timing_hazards": [h.get("setting", "?") for h in env.get("timing_hazards") or []],
-            "loadavg": [env.get("loadavg_start"), env.get("loadavg_end")]}
+            "loadavg": [env.get("loadavg_start"), env.get("loadavg_end")],
+            "measuring_setup": measuring_setup(env),
+            "noise_floor_pct": noise_floor_pct(env)}
 
 
 def timing_hazards(sysroot="/"):
@@ -169,3 +172,20 @@ def warn_timing_hazards(hazards, log):
     for h in hazards:
         log("warning: timing hazard: %s = %s: %s (to stop it: %s)"
             % (h["setting"], h["value"], h["effect"], h["fix"]))
+
+
+def noise_floor_pct(env):
+    """The machine's process-to-process CPU spread in percent, measured at
+    the start of the run (env.json "noise_floor", jsonbench.measuring), or
+    None for a run without one (older folders, a probe that failed): a
+    timing difference below it cannot be told from noise."""
+    floor = (env or {}).get("noise_floor") or {}
+    v = floor.get("spread_pct")
+    return float(v) if isinstance(v, (int, float)) else None
+
+
+def measuring_setup(env):
+    """The setup a run's timed processes ran in (env.json
+    "measuring_setup": "measuring" or "as-deployed"), or None for a run
+    from before it was recorded (those ran as deployed)."""
+    return ((env or {}).get("measuring_setup") or {}).get("setup")

@@ -13,7 +13,8 @@ under valgrind; the model/real ratios of instructions, malloc calls and
 peak heap are gated against the baseline's (a ratio drifting away from 1.0
 fails; with different real binaries they are only shown).
 Timings are only reported; they are gated with --timings, which also needs
-timing samples in the baseline and uses a Mann-Whitney U test.
+timing samples in the baseline, measured in the same setup (the measuring
+setup, or --as-deployed: docs/noise.md), and uses a Mann-Whitney U test.
 
 --series gates an OVS patch series instead (base vs base+patches on the
 real server's deterministic figures; scripts/gate.sh --series --help).
@@ -36,7 +37,7 @@ import sys
 import tempfile
 import time
 
-from . import ROOT, build, gatecal, gatetable, gbench
+from . import ROOT, build, gatecal, gatetable, gbench, measuring
 from .jobs import Job
 from .env import build_options, git_short_commit
 from .util import sha256_of
@@ -140,9 +141,10 @@ class Scratch:
     folder's index.json keeps every call's entries.  Raises MeasureError
     when interrupted."""
 
-    def __init__(self, out_dir, say=None):
+    def __init__(self, out_dir, say=None, setup=None):
         self.out_dir = out_dir
         self.say = say or (lambda m: None)
+        self.setup = setup
         self.entries, self.failures, self.done = [], [], {}
 
     def run(self, jobs):
@@ -150,7 +152,8 @@ class Scratch:
         from .execute import execute
         from .jobs import Step
         steps = [Step(j, None, runs, j.name) for j, runs in jobs]
-        res = execute(steps, {"det": DeterministicBackend(self.out_dir)}, self.out_dir,
+        res = execute(steps, {"det": DeterministicBackend(self.out_dir, self.setup)},
+                      self.out_dir,
                       entries=self.entries, failures=self.failures, say=self.say)
         self.entries, self.failures = res.entries, res.failures
         if res.interrupted:
@@ -312,10 +315,13 @@ def measure(args):
     use_valgrind = not args.no_valgrind and shutil.which("valgrind")
     say = log if args.verbose else None
     t0 = time.time()
+    setup = measuring.Setup.from_args(args)
+    if args.timings:
+        log("gate: timings in the %s" % setup.summary())
     with tempfile.TemporaryDirectory(prefix="jsonbench-gate-") as tmp:
         native = harness_jobs(harness, data, False, args.repetitions if args.timings else 0) + \
             micro_jobs(micro, False)
-        scratch = Scratch(tmp, say)
+        scratch = Scratch(tmp, say, setup)
         done = scratch.run(native)
         collect(native, done, metrics, timings, unavailable)
         ctx = next((done[j.name][0].get("context", {}) for j, _r in native
@@ -354,6 +360,7 @@ def measure(args):
         "meta": dict(facts, datasets={k: sha256_of(v) for k, v in data.items()},
                      instructions_measured=bool(use_valgrind),
                      calibration_only=set(args.only) == {"calibration"},
+                     timing_setup=setup.name,
                      seconds=round(time.time() - t0, 1)),
         "calibration": calibration,
         "metrics": metrics,
@@ -433,6 +440,11 @@ def compare(base, cur, thresholds, gate_timings=False, alpha=0.05):
         rows.append([name, fmt(b), fmt(c)] + gatetable.change_cells(change, limit)
                     + [verdict])
     bt, ct = base.get("timings", {}), cur.get("timings", {})
+    # A baseline from before the setup was recorded timed as deployed.
+    b_setup, c_setup = (m.get("timing_setup", "as-deployed") for m in (bm, cm))
+    if bt and ct and b_setup != c_setup:
+        notes.append("timings NOT gated: measured in the %s setup, the baseline's in the %s "
+                     "setup (--as-deployed picks one; docs/noise.md)" % (c_setup, b_setup))
     for name in sorted(set(bt) & set(ct)):
         a, c = bt[name], ct[name]
         if not a or not c:
@@ -441,7 +453,9 @@ def compare(base, cur, thresholds, gate_timings=False, alpha=0.05):
         change = (mc - ma) / ma * 100.0 if ma else 0.0
         limit = threshold_for(name, thresholds)
         verdict = "reported only (gate it with --timings)"
-        if gate_timings:
+        if b_setup != c_setup:
+            verdict = "not gated: another setup than the baseline's"
+        elif gate_timings:
             try:
                 from scipy.stats import mannwhitneyu
                 p = float(mannwhitneyu(a, c, alternative="less").pvalue)
@@ -507,6 +521,7 @@ def parse_args(argv):
                     help="also gate CPU time (Mann-Whitney U, needs scipy and timing "
                          "samples in the baseline)")
     O.repetitions(ap, "CPU time samples per workload with --timings")
+    O.as_deployed(ap)
     ap.add_argument("--only", default=",".join(PARTS), metavar="PART,...",
                     help="measure and check only these of %s (default all; calibration "
                          "alone takes about 20 s of CPU)" % ",".join(PARTS))

@@ -51,7 +51,7 @@ import subprocess
 import sys
 import time
 
-from . import ROOT, intervals, options as O, resultsdir
+from . import ROOT, intervals, measuring, options as O, resultsdir
 from .util import log
 
 # name: (workload, row, field, label, unit, how)
@@ -355,8 +355,9 @@ def units_of(args, points, labels, ref, tmpls):
     return units, groups, shards.plan_hash(units, what)
 
 
-def run_groups(out_dir, groups, repetitions, state, index_doc, say=log):
-    """Runs the groups' steps through the one execute loop into out_dir;
+def run_groups(out_dir, groups, repetitions, state, index_doc, say=log, setup=None):
+    """Runs the groups' steps through the one execute loop into out_dir,
+    each process in the measuring setup 'setup' (jsonbench.measuring);
     returns the updated (entries, failures)."""
     from . import suite_order
     from .backends import RealBackend
@@ -365,7 +366,7 @@ def run_groups(out_dir, groups, repetitions, state, index_doc, say=log):
     for s in steps:
         if s.job.name not in state["jobs"]:
             state["jobs"].append(s.job.name)
-    res = execute(steps, {"real": RealBackend(out_dir)}, out_dir, state,
+    res = execute(steps, {"real": RealBackend(out_dir, setup=setup)}, out_dir, state,
                   index_doc["entries"], index_doc["failures"], repetitions, say=say)
     index_doc["entries"], index_doc["failures"] = res.entries, res.failures
     if res.interrupted:
@@ -738,8 +739,9 @@ def run_history(args, argv):
     groups = [g for g in plan_groups(points, ref, tmpls, builder.targets.get) if g[0] in keys]
     # Builds first, then the measurements: the timed processes never share
     # the machine with a compiler.
+    setup = measuring.begin(args, args.build_dir, lambda m: log("history: " + m))
     t_measure = time.time()
-    run_groups(out_dir, groups, args.repetitions, state, index_doc)
+    run_groups(out_dir, groups, args.repetitions, state, index_doc, setup=setup)
     for p in study["points"]:
         if p["index"] in measured and "failed" not in p and "not_built" not in p:
             p["figures"] = point_figures(out_dir, index_doc["entries"], p["index"],
@@ -747,7 +749,7 @@ def run_history(args, argv):
     study["builds"] = {"built": len(builder.built), "cached": len(builder.cached),
                        "failed": len(builder.failed), "not_built": len(builder.skipped)}
     _write_study(out_dir, study)
-    extra = {"ovs_tree": tree}
+    extra = dict(setup.env_fields(), ovs_tree=tree)
     if mine is not None:
         extra["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
     _env(out_dir, "history", argv, [d for d in (load_ds, ir_ds) if d], extra)
@@ -832,6 +834,8 @@ def measure_round(args, engine, metric, commits, todo, out_dir, index_doc, build
         hist += ["--ovs-cache-dir", os.path.abspath(args.ovs_cache_dir)]
     if args.ovs_retry_failed:
         hist.append("--ovs-retry-failed")
+    if args.as_deployed:
+        hist.append("--as-deployed")
     argv = ["--shards", str(len(todo)), "--out", rdir, "history"] + hist
     log("find: round %d: %d commit(s) in %d shard(s) through %s -> %s"
         % (r, len(todo), len(todo), engine[0], rdir))
@@ -905,6 +909,9 @@ def run_find(args, argv):
         base_t = builder(commits[0], good if not note else commits[0][:10])
         if base_t is None:
             raise StudyError("the good end %s does not build" % commits[0][:10])
+    # With an engine each round's history measures its own noise floor.
+    setup = measuring.begin(args, args.build_dir, lambda m: log("find: " + m),
+                            probe=engine is None)
     measured = {}
 
     def measure(indices):
@@ -920,7 +927,7 @@ def run_find(args, argv):
             if t is not None:
                 groups.append(group_jobs(i, base_t, t, tmpls, ir_of_ref=not measured))
         if groups:
-            run_groups(out_dir, groups, args.repetitions, state, index_doc)
+            run_groups(out_dir, groups, args.repetitions, state, index_doc, setup=setup)
         out = {}
         for i in indices:
             f = point_figures(out_dir, index_doc["entries"], i, [metric],
@@ -952,7 +959,8 @@ def run_find(args, argv):
         resultsdir.append_round(out_dir, scratch, sub["finished"])
         return measure(indices)
 
-    _env(out_dir, "find", argv, [d for d in (load_ds, ir_ds) if d], {"ovs_tree": tree})
+    _env(out_dir, "find", argv, [d for d in (load_ds, ir_ds) if d],
+         dict(setup.env_fields(), ovs_tree=tree))
     from .report import history as R
 
     def save(result):
@@ -1010,6 +1018,7 @@ def _common(ap):
     ap.add_argument("--ovs-retry-failed", action="store_true",
                     help="rebuild commits whose cached build failed")
     O.dry_run(ap)
+    O.as_deployed(ap)
 
 
 def main_history(argv):

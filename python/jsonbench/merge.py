@@ -215,11 +215,28 @@ def _merged_env(ref, good, nodes, n):
         warnings.append("the shards ran on different CPU models: ratios within a group stay "
                         "valid, absolute figures across groups do not")
     env["timing_hazards"] = _hazards_of(good, warnings)
+    _floor_of(env, good, warnings)
     if warnings:
         env["shard_warning"] = "; ".join(warnings)
     env["command"] = " ".join(_strip_cmd(env.get("command", ""))) + \
         "  (merged from %d of %d shards)" % (len(good), n)
     return env
+
+
+def _floor_of(env, good, warnings):
+    """The merged noise floor: the widest shard's (a difference must clear
+    every node's noise), and a warning when the shards timed in different
+    measuring setups (jsonbench.measuring)."""
+    floors = [s.env["noise_floor"] for s in good
+              if isinstance((s.env.get("noise_floor") or {}).get("spread_pct"), (int, float))]
+    if floors:
+        widest = max(floors, key=lambda f: f["spread_pct"])
+        env["noise_floor"] = dict(widest, shards=[s.k for s in good
+                                                  if s.env.get("noise_floor") is widest])
+    setups = {(s.env.get("measuring_setup") or {}).get("setup", "not recorded") for s in good}
+    if len(setups) > 1:
+        warnings.append("the shards timed their processes in different setups (%s): CPU "
+                        "figures across groups are not comparable" % ", ".join(sorted(setups)))
 
 
 def _hazards_of(good, warnings):

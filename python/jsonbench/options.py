@@ -75,3 +75,10 @@ def adaptive(ap):
                          "undecided first, for at most MINUTES (default 0: none)")
     ap.add_argument("--max-repetitions", type=int, default=12, metavar="N",
                     help="with --budget: at most N repetitions per side (default 12)")
+
+
+def as_deployed(ap):
+    ap.add_argument("--as-deployed", action="store_true",
+                    help="time processes as OVS is deployed: glibc's heap defaults, no CPU "
+                         "pinning (default: the measuring setup, the heap on huge pages and "
+                         "each process pinned to one CPU; docs/noise.md)")

@@ -308,7 +308,8 @@ def measure(args, sdoc, groups, users, ds_paths, out_dir, log, state, entries, f
         steps += [Step(j, rep, 1, g) for rep in range(args.repetitions) for j in ready]
     failures = list(failures) + [{"job": k, "error": v["error"][:2000]}
                                  for k, v in meta.items()]
-    res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir)},
+    res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir,
+                                              setup=getattr(args, "setup", None))},
                   out_dir, state, entries, failures, args.repetitions, say=log)
     finished = set(state.get("finished", []))
     errs = {f["job"]: f["error"] for f in res.failures if "job" in f}

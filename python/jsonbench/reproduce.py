@@ -20,7 +20,7 @@ import shlex
 import sys
 import time
 
-from . import ROOT, build, gbench, resultsdir, shards
+from . import ROOT, build, gbench, measuring, resultsdir, shards
 from . import adaptive
 from . import claims as C
 from . import instructions as I
@@ -75,6 +75,7 @@ def parse_args(argv):
                    "OVS commits (claims/real-ovs.json) on real OVS builds (cached)")
     O.ovs_cache_dir(ap)
     O.dry_run(ap)
+    O.as_deployed(ap)
     O.resume(ap, "runs")
     O.adaptive(ap)
     I.add_args(ap)
@@ -319,6 +320,7 @@ def save(args, argv, p, ds, out_dir, runs, duration, complete, t_runs, seconds):
     env["duration_s"] = duration
     env["loadavg_start"] = getattr(args, "loadavg_start", None)
     env["loadavg_end"] = loadavg()
+    env.update(args.setup.env_fields())
     if getattr(args, "shard_env", None):
         env["shard"] = args.shard_env
     old = resultsdir.read_env(out_dir)
@@ -448,13 +450,14 @@ def main(argv):
     failures += [{"job": by_key[k].name, "error": why[:2000]} for k, why in missing.items()]
     steps = [s for s in steps if s.job.key not in missing]
     warn_timing_hazards(timing_hazards(), log)
+    args.setup = measuring.begin(args, args.build_dir, log)
     log("reproduce: %d claims, %d runs x %d repetitions = %d processes, scale %g -> %s"
         % (p.n_claims, p.n_runs(), args.repetitions, len(p.steps), args.scale,
            build.rel(out_dir)))
     exes = {r["impl"]: build.exe_path(args.build_dir, r["impl"])
             for _g, runs in p.groups for r in runs}
     backend = ModelBackend(out_dir, exes, args.repetitions, args.seed, probe=False,
-                           hyperfine=False, sha256=False)
+                           hyperfine=False, sha256=False, setup=args.setup)
     t_runs = time.time()
     args.loadavg_start = loadavg()
     if mine is not None:

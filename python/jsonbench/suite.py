@@ -24,7 +24,7 @@ import shlex
 import sys
 import time
 
-from . import ROOT, build, datasets as D, resultsdir, shards, suite_order
+from . import ROOT, build, datasets as D, measuring, resultsdir, shards, suite_order
 from .backends import DeterministicBackend, ModelBackend, RealBackend
 from .env import collect_env, git_short_commit, loadavg, warn_timing_hazards
 from .execute import execute
@@ -80,6 +80,7 @@ def parse_args(argv):
                     help="skip each job's warm-up process (long jobs at scale 1)")
     O.no_report(ap)
     O.dry_run(ap)
+    O.as_deployed(ap)
     ap.add_argument("--order", choices=suite_order.ORDERS,
                     help="interleaved (default with real OVS builds): repetition r of every "
                          "model impl and real build before r+1, so model/real ratios compare "
@@ -369,6 +370,8 @@ def main(argv):
     env["datasets"] = [{k: ds.get(k) for k in ("label", "path", "kind", "scale", "form",
                                                "sha256", "bytes")} for ds in used]
     warn_timing_hazards(env["timing_hazards"], log)
+    setup = measuring.begin(args, args.build_dir, log)
+    env.update(setup.env_fields())
     log("suite: %d jobs (%s x %d impls) x %d repetitions -> %s"
         % (len(jobs), ", ".join(w for w in workloads if w != "micro"), len(impls),
            args.repetitions, os.path.relpath(out_dir, ROOT)))
@@ -390,15 +393,15 @@ def main(argv):
         env["shard"] = shards.shard_env(args, units, shard_digest, None, None)
     resultsdir.write_env(out_dir, env)
     backends = {"model": ModelBackend(out_dir, args.exes, args.repetitions, args.seed,
-                                      args.allocator, probe=not args.no_probe),
-                "real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir)}
+                                      args.allocator, probe=not args.no_probe, setup=setup),
+                "real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir, setup=setup)}
     t_measure = time.time()
     res = execute(steps, backends, out_dir, state, entries, build_failures,
                   args.repetitions, t_start)
     if "micro" in workloads and not res.interrupted and (mine is None or args.shard == 1):
         # Not in plan.json: a resumed run drops the micro entries and runs them again.
         res = execute([Step(j, None, 1, j.name) for j in micro_jobs(args, impls)],
-                      {"det": DeterministicBackend(out_dir)}, out_dir, None, res.entries,
+                      {"det": DeterministicBackend(out_dir, setup)}, out_dir, None, res.entries,
                       res.failures, 1, t_start)
     index, failures = res.entries, res.failures
     env["loadavg_end"] = loadavg()

@@ -17,7 +17,8 @@ import json
 
 ITER_KEYS = ['name', 'run_name', 'run_type', 'repetitions',
              'repetition_index', 'threads', 'iterations', 'real_time',
-             'cpu_time', 'time_unit', 'user_cpu_s', 'sys_cpu_s', 'rss_bytes',
+             'cpu_time', 'time_unit', 'user_cpu_s', 'sys_cpu_s', 'minor_faults',
+             'major_faults', 'rss_bytes',
              'peak_rss_bytes', 'heap_allocated_bytes', 'heap_active_bytes',
              'heap_resident_bytes', 'alloc_calls', 'alloc_bytes', 'frees',
              'bytes_out', 'items', 'iter_min_ms', 'iter_median_ms',
@@ -52,6 +53,9 @@ def check_results(res, impl, workload, dataset):
         for k in ITER_KEYS:
             if k not in b:
                 fail('%s lacks %s' % (name, k))
+        # A load touches memory it never had: the kernel faults it in.
+        if phase == 'load' and not b['minor_faults'] > 0:
+            fail('%s counted no page fault' % name)
         if b['time_unit'] != 'ms' or b['repetitions'] != 2:
             fail('%s: time_unit/repetitions' % name)
         for agg in ['mean', 'median', 'stddev', 'min', 'max']:

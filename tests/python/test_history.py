@@ -30,7 +30,7 @@ import random
 import sys
 import tempfile
 
-from jsonbench import history
+from jsonbench import history, measuring
 from jsonbench.realovs import workloads as real_workloads
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -209,6 +209,11 @@ def test_end_to_end(root, repo, shas):
     text = open(os.path.join(out, "report.md")).read()
     check("v1.0.0" in text and "scripts/jsonbench history" in text,
           "the report has the tags and the command")
+    env = json.load(open(os.path.join(out, "env.json")))
+    check(env.get("measuring_setup", {}).get("setup") == "measuring" and
+          env.get("noise_floor", {}).get("spread_pct") == STANDIN_FLOOR["spread_pct"],
+          "history records its measuring setup and noise floor: %s" % {
+              k: env.get(k) for k in ("measuring_setup", "noise_floor")})
     try:
         import matplotlib  # noqa: F401
         check(os.path.getsize(os.path.join(out, "history.png")) > 1000 and
@@ -403,7 +408,13 @@ def test_find_engine(root, repo, shas):
     check(rc == 2, "--engine parallel without hosts is an error")
 
 
+# Each history and find run measures the noise floor first; here a
+# stand-in (test_measuring.py runs the real probe) keeps the many runs short.
+STANDIN_FLOOR = {"spread_pct": 1.5, "median_s": 0.1, "runs": [], "setup": "measuring"}
+
+
 def main():
+    measuring.noise_floor = lambda build_dir, setup, **kw: dict(STANDIN_FLOOR)
     test_bisect()
     test_bisect_intervals()
     with tempfile.TemporaryDirectory() as root:

@@ -109,17 +109,20 @@ class Recorder:
         self.seq = []
         self.fail_on = fail_on      # (workload, call number) that fails
         self.calls = {}
+        self.setups = []            # the measuring setup of each model call
 
     def model(self, orig):
-        def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag=""):
+        def run_processes(job, cmd, reps_dir, tmp, runs, hf_path, tag="", setup=None):
             self.seq.append(("model", job.variant, job.ds["label"], runs))
-            return orig(job, cmd, reps_dir, tmp, runs, hf_path, tag)
+            self.setups.append(setup)
+            return orig(job, cmd, reps_dir, tmp, runs, hf_path, tag, setup)
         return run_processes
 
     def real(self, workload):
         def run(target, ds_, opts):
             n = self.calls[workload] = self.calls.get(workload, 0) + 1
             self.seq.append(("real", workload, ds_["label"], 1))
+            self.setups.append(opts.get("setup"))
             if self.fail_on == (workload, n):
                 raise RunError("stand-in %s failed on purpose" % workload)
             ms = 10.0 * n
@@ -191,6 +194,15 @@ def test_end_to_end(tmp):
     check(rc == 1, "a failed real repetition makes the exit status 1 (got %d)" % rc)
     check(read(os.path.join(out_i, "env.json")).get("run_order") == "interleaved",
           "env.json says interleaved")
+    # Both sides of every pair in one measuring setup, recorded.
+    check(len(rec.setups) == len(want) and len({id(s) for s in rec.setups}) == 1 and
+          rec.setups[0] is not None and rec.setups[0].name == "measuring",
+          "model and real processes share the measuring setup: %s" % rec.setups)
+    env_i = read(os.path.join(out_i, "env.json"))
+    check(env_i.get("measuring_setup", {}).get("setup") == "measuring" and
+          "spread_pct" in env_i.get("noise_floor", {}),
+          "env.json has the setup and the noise floor: %s" % {
+              k: env_i.get(k) for k in ("measuring_setup", "noise_floor")})
     index = read(os.path.join(out_i, "index.json"))
     have = sorted((e["impl"], e["variant"]) for e in index["entries"])
     check(have == [("ovs-standin", "dump"), ("ovs-standin", "load"),
@@ -229,6 +241,16 @@ def test_end_to_end(tmp):
     check(rec.seq == want, "grouped: processes ran\n  %s\n  want %s" % (rec.seq, want))
     check(read(os.path.join(out_g, "env.json")).get("run_order") == "grouped",
           "env.json says grouped")
+
+    # --as-deployed: both sides as deployed, and said so.
+    out_d = os.path.join(tmp, "deployed")
+    rec = Recorder()
+    rc, text = run_suite(base + ["--order", "grouped", "--as-deployed", "--out", out_d], rec)
+    check(rc == 0 and rec.setups and all(s.as_deployed for s in rec.setups),
+          "--as-deployed reaches model and real processes: %s" % rec.setups)
+    check("as deployed (--as-deployed)" in text and read(os.path.join(
+        out_d, "env.json"))["measuring_setup"]["setup"] == "as-deployed",
+          "--as-deployed is in the log and env.json:\n%s" % text[-800:])
     mvr = model_vs_real_text(out_g)
     check("**Order: grouped" in mvr and "From a grouped run" in mvr,
           "report: a calibration table from a grouped run says so:\n%s" % mvr[:1500])

@@ -39,13 +39,25 @@ def _die_with_parent(parent):
         os._exit(1)
 
 
-def _ticks_cpu_s(pid):
-    """(user, sys) seconds from /proc/<pid>/stat, in clock ticks (10 ms)."""
+def _stat_fields(pid):
+    """/proc/<pid>/stat from its third field (state) on."""
     with open("/proc/%d/stat" % pid) as f:
         stat = f.read()
     # The command name may hold spaces: split after its closing paren.
-    fields = stat[stat.rindex(")") + 2:].split()
+    return stat[stat.rindex(")") + 2:].split()
+
+
+def _ticks_cpu_s(pid):
+    """(user, sys) seconds from /proc/<pid>/stat, in clock ticks (10 ms)."""
+    fields = _stat_fields(pid)
     return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def proc_faults(pid):
+    """(minor, major) page faults of a live process so far (/proc/<pid>/stat
+    minflt, majflt): what its system CPU went on."""
+    fields = _stat_fields(pid)
+    return int(fields[7]), int(fields[9])
 
 
 def _schedstat_cpu_s(pid):
@@ -120,8 +132,10 @@ def proc_mem(pid):
 def snapshot(pid):
     user, sys_ = proc_cpu_s(pid)
     m = proc_mem(pid)
+    minflt, majflt = proc_faults(pid)
     return {"wall": time.monotonic(), "user": user, "sys": sys_,
-            "rss": m.get("rss", 0), "hwm": m.get("hwm", 0)}
+            "rss": m.get("rss", 0), "hwm": m.get("hwm", 0),
+            "minflt": minflt, "majflt": majflt}
 
 
 def _alive(pid):
@@ -214,15 +228,19 @@ class RunDir:
     """A temporary directory for one run's sockets, logs and files, and the
     processes started in it.  Use as a context manager."""
 
-    def __init__(self, prefix="realovs-", base=None, keep=False):
+    def __init__(self, prefix="realovs-", base=None, keep=False, setup=None):
         self.path = tempfile.mkdtemp(prefix=prefix, dir=base)
         self.procs = []
         self.adopted = []
         self.keep = keep
+        # Every process started here runs in the study's measuring setup
+        # (heap pages, CPU): the real server's side of each pair.
+        self.setup = setup
         # OVS programs put default sockets, pidfiles and logs here, not in
         # /var/run/openvswitch.
-        self.env = dict(os.environ, OVS_RUNDIR=self.path,
-                        OVS_DBDIR=self.path, OVS_LOGDIR=self.path)
+        self.env = dict(setup.environment() if setup else os.environ,
+                        OVS_RUNDIR=self.path, OVS_DBDIR=self.path,
+                        OVS_LOGDIR=self.path)
 
     def file(self, name):
         return os.path.join(self.path, name)
@@ -230,6 +248,8 @@ class RunDir:
     def start(self, argv, name, stdout=None):
         """Starts argv in its own session; stderr goes to <name>.err."""
         err = self.file(name + ".err")
+        if self.setup is not None:
+            argv = self.setup.command(argv)
         with open(err, "wb") as ef:
             out = subprocess.DEVNULL
             if stdout is not None:
@@ -299,8 +319,9 @@ class RunDir:
 
 
 def run_to_end(rundir, argv, name, timeout, stdout=None):
-    """Runs argv to completion; returns {'wall','user','sys','maxrss'}.
-    Raises RunError with its stderr tail when it fails."""
+    """Runs argv to completion; returns {'wall','user','sys','maxrss',
+    'minflt','majflt'} (wait4's rusage).  Raises RunError with its stderr
+    tail when it fails."""
     p = rundir.start(argv, name, stdout=stdout)
     try:
         status, wall, ru = p.wait(timeout)
@@ -311,7 +332,8 @@ def run_to_end(rundir, argv, name, timeout, stdout=None):
         raise RunError("%s exited with status %d: %s"
                        % (name, status, p.stderr_tail()))
     return {"wall": wall, "user": ru.ru_utime, "sys": ru.ru_stime,
-            "maxrss": ru.ru_maxrss * 1024}
+            "maxrss": ru.ru_maxrss * 1024, "minflt": ru.ru_minflt,
+            "majflt": ru.ru_majflt}
 
 
 def copy_file(src, dst):

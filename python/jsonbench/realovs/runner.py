@@ -43,6 +43,7 @@ def add_run_args(p):
                    "1000); raft: entries (transactions, 100)")
     O.out(p, "results/<UTC stamp>-real-ovs")
     O.resume(p)
+    O.as_deployed(p)
 
 
 def workload_opts(args):
@@ -117,8 +118,8 @@ def txn_client(args):
     return exe
 
 
-def env_json(args, targets, datasets, duration):
-    return {
+def env_json(args, targets, datasets, duration, setup=None):
+    env = {
         "source": "real-ovs",
         "command": " ".join(sys.argv),
         "kernel": platform.release(),
@@ -131,6 +132,9 @@ def env_json(args, targets, datasets, duration):
                      for d in datasets],
         "duration_s": round(duration, 1),
     }
+    if setup is not None:
+        env.update(setup.env_fields())
+    return env
 
 
 def variant_name(workload, opts):
@@ -180,9 +184,9 @@ def run(args, targets, failures):
     back, through the one execute loop (jsonbench.execute); an existing
     --out folder is added to (one target per invocation, one report), a
     --resume folder finished."""
-    from .. import resultsdir, suite_order
+    from .. import measuring, resultsdir, suite_order
     from ..backends import RealBackend
-    from ..env import git_short_commit
+    from ..env import git_short_commit, loadavg
     from ..execute import execute
     from ..jobs import Job
     if getattr(args, "resume", None):
@@ -220,10 +224,15 @@ def run(args, targets, failures):
     else:
         state = resultsdir.new_plan("real-ovs", sys.argv[1:], commit, digest, jobs)
         old_failures = index["failures"]
-    res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir)},
+    setup = measuring.begin(args, args.build_dir, lambda m: log("real-ovs: " + m))
+    load_start = loadavg()
+    res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir,
+                                              setup=setup)},
                   out_dir, state, index["entries"], old_failures + failures,
                   args.repetitions, start, say=log)
-    resultsdir.write_env(out_dir, env_json(args, targets, datasets, time.time() - start))
+    env = env_json(args, targets, datasets, time.time() - start, setup)
+    env.update(loadavg_start=load_start, loadavg_end=loadavg())
+    resultsdir.write_env(out_dir, env)
     log("real-ovs: %d results, %d failures in %s"
         % (len(res.entries), len(res.failures), out_dir))
     if res.interrupted:

@@ -3,7 +3,10 @@
 Each function runs one repetition in a fresh RunDir and returns its
 google-benchmark iteration rows, named and measured like the model's
 phases (harness/workloads/workload-*.c) so that report, compare and gate
-read both:
+read both.  Every timed row has the measured process's user_cpu_s,
+sys_cpu_s, minor_faults and major_faults (/proc/<pid>/stat or wait4), and
+every process runs in the study's measuring setup (opts["setup"],
+jsonbench.measuring):
 
   load     load/load       ovsdb-server start until it serves the database:
                            wall, CPU, RSS (VmRSS) and peak (VmHWM) after load
@@ -83,9 +86,15 @@ MONITOR_DEFAULTS = {"clients": 10, "batches": 5, "batch_rows": 100,
                     "column": "match"}
 
 
-def _cpu_fields(user, sys_):
+def _usage(b, a=None):
+    """CPU and page-fault fields of a process from its snapshot 'b' (or a
+    run_to_end result), or of the interval from snapshot 'a' to 'b'."""
+    def d(k):
+        return b[k] - (a[k] if a else 0)
+    user, sys_ = d("user"), d("sys")
     return {"cpu_time": (user + sys_) * 1e3, "user_cpu_s": user,
-            "sys_cpu_s": sys_}
+            "sys_cpu_s": sys_, "minor_faults": d("minflt"),
+            "major_faults": d("majflt")}
 
 
 def _served(target, rd, ds):
@@ -97,7 +106,7 @@ def _served(target, rd, ds):
     snap = srv.snapshot()
     mem = srv.memory_show()
     fields = {"real_time": wall * 1e3}
-    fields.update(_cpu_fields(snap["user"], snap["sys"]))
+    fields.update(_usage(snap))
     fields.update({"rss_bytes": snap["rss"], "peak_rss_bytes": snap["hwm"],
                    "bytes_out": 0,
                    "file_bytes": os.path.getsize(ds["path"]),
@@ -108,14 +117,14 @@ def _served(target, rd, ds):
 
 
 def load(target, ds, opts):
-    with RunDir() as rd:
+    with RunDir(setup=opts.get("setup")) as rd:
         srv, _, fields = _served(target, rd, ds)
         srv.stop()
         return [gbench.row("load/load", fields)]
 
 
 def dump(target, ds, opts):
-    with RunDir() as rd:
+    with RunDir(setup=opts.get("setup")) as rd:
         srv, before, load_fields = _served(target, rd, ds)
         out = rd.file("dump.out")
         client = run_to_end(rd, [target.path("ovsdb-client"), "-f", "json",
@@ -123,10 +132,8 @@ def dump(target, ds, opts):
                             TOOL_TIMEOUT_S, stdout=out)
         after = srv.snapshot()
         srv.check_log(ds["path"])
-        user = after["user"] - before["user"]
-        sys_ = after["sys"] - before["sys"]
         fields = {"real_time": client["wall"] * 1e3}
-        fields.update(_cpu_fields(user, sys_))
+        fields.update(_usage(after, before))
         fields.update({"rss_bytes": after["rss"],
                        "peak_rss_bytes": after["hwm"],
                        "bytes_out": os.path.getsize(out),
@@ -138,7 +145,7 @@ def dump(target, ds, opts):
 
 
 def compact(target, ds, opts):
-    with RunDir() as rd:
+    with RunDir(setup=opts.get("setup")) as rd:
         src = copy_file(ds["path"], rd.file("db.ovsdb"))
         dst = rd.file("compacted.ovsdb")
         r = run_to_end(rd, [target.path("ovsdb-tool"), "compact", src, dst],
@@ -149,7 +156,7 @@ def compact(target, ds, opts):
             raise RunError("%s: ovsdb-tool compact wrote nothing"
                            % ds["path"])
         fields = {"real_time": r["wall"] * 1e3}
-        fields.update(_cpu_fields(r["user"], r["sys"]))
+        fields.update(_usage(r))
         fields.update({"rss_bytes": r["maxrss"], "peak_rss_bytes": r["maxrss"],
                        "bytes_out": os.path.getsize(dst),
                        "file_bytes": os.path.getsize(ds["path"])})
@@ -194,7 +201,7 @@ def monitor(target, ds, opts):
     notifications they cause.  The select that finds the matching rows
     runs before both, outside cpu_after_load_s (= initial + updates)."""
     o = dict(MONITOR_DEFAULTS, **opts)
-    with RunDir() as rd:
+    with RunDir(setup=opts.get("setup")) as rd:
         srv, _, load_fields = _served(target, rd, ds)
         db = _db_name(target, srv.db)
 
@@ -280,7 +287,7 @@ def monitor(target, ds, opts):
 
         def phase(a, b, wall):
             f = {"real_time": wall * 1e3}
-            f.update(_cpu_fields(b["user"] - a["user"], b["sys"] - a["sys"]))
+            f.update(_usage(b, a))
             f.update({"rss_bytes": b["rss"], "peak_rss_bytes": b["hwm"]})
             return f
 
@@ -316,7 +323,7 @@ def txn(target, ds, opts):
     client = opts.get("txn_client")
     if not client:
         raise RunError("txn needs the C client (tools/ovsdb-txn-client)")
-    with RunDir() as rd:
+    with RunDir(setup=opts.get("setup")) as rd:
         schema = rd.file("bench.ovsschema")
         with open(schema, "w") as f:
             json.dump(TXN_SCHEMA, f)
@@ -337,8 +344,7 @@ def txn(target, ds, opts):
         with open(out) as f:
             res = json.load(f)
         fields = {"real_time": res["wall_ms"]}
-        fields.update(_cpu_fields(after["user"] - before["user"],
-                                  after["sys"] - before["sys"]))
+        fields.update(_usage(after, before))
         fields.update({"rss_bytes": after["rss"],
                        "peak_rss_bytes": after["hwm"],
                        "items": res["txns"],
@@ -368,7 +374,7 @@ def _cluster_status(srv, db):
 
 def raft(target, ds, opts):
     entries = opts.get("entries", 100)
-    with RunDir() as rd:
+    with RunDir(setup=opts.get("setup")) as rd:
         tool = target.path("ovsdb-tool")
         db = _db_name(target, ds["path"])
         addrs = ["unix:" + rd.file("s%d.raft" % i)
@@ -413,7 +419,7 @@ def raft(target, ds, opts):
         def fields(snaps, wall):
             lead = snaps[leader.name]
             f = {"real_time": wall * 1e3}
-            f.update(_cpu_fields(lead["user"], lead["sys"]))
+            f.update(_usage(lead))
             f.update({"rss_bytes": lead["rss"], "peak_rss_bytes": lead["hwm"],
                       "follower_rss_bytes": max(snaps[s.name]["rss"]
                                                 for s in followers),
@@ -440,8 +446,8 @@ def raft(target, ds, opts):
             client.close()
         after = {s.name: _settle(s.proc.pid) for s in servers}
         send_wall = time.monotonic() - t1
-        delta = {n: dict(after[n], user=after[n]["user"] - before[n]["user"],
-                         sys=after[n]["sys"] - before[n]["sys"])
+        delta = {n: dict(after[n], **{k: after[n][k] - before[n][k] for k in
+                                      ("user", "sys", "minflt", "majflt")})
                  for n in after}
         send_f = fields(delta, send_wall)
         send_f.update({"items": entries, "iter_min_ms": min(walls),

@@ -21,6 +21,8 @@ METRICS = {m.key: m for m in [
     Metric("real_time", "wall time", "s"),
     Metric("user_cpu_s", "user CPU", "s"),
     Metric("sys_cpu_s", "system CPU", "s"),
+    Metric("minor_faults", "minor page faults", "count"),
+    Metric("major_faults", "major page faults", "count"),
     Metric("rss_bytes", "RSS", "bytes"),
     Metric("peak_rss_bytes", "peak RSS", "bytes"),
     Metric("heap_allocated_bytes", "heap allocated", "bytes"),
@@ -128,6 +130,10 @@ TOTALS = [
     ("heap allocated", "heap_allocated_bytes", "last"),
     ("allocation calls", "alloc_calls", "sum"),
     ("allocated bytes", "alloc_bytes", "sum"),
+    ("user CPU", "user_cpu_s", "sum"),
+    ("system CPU", "sys_cpu_s", "sum"),
+    ("minor page faults", "minor_faults", "sum"),
+    ("major page faults", "major_faults", "sum"),
 ]
 SETUP_PHASES = ("load", "setup")
 TEARDOWN_PHASES = ("free", "process")

@@ -4,9 +4,10 @@ A new section is a new module plus one line here."""
 
 from . import (claims, overview, before_after, model_vs_real, real_ab, predictions,
                workloads, scaling, distributions, processes, micro, environment,
-               counters, summary, breakdown)
+               counters, summary, breakdown, cpu_split)
 
 # The summary comes first: the report leads with its answer.
 SECTIONS = [summary, claims, overview, before_after, model_vs_real, real_ab,
-            predictions, workloads, breakdown, scaling, distributions, counters, processes,
+            predictions, workloads, cpu_split, breakdown, scaling, distributions, counters,
+            processes,
             micro, environment]

@@ -12,6 +12,40 @@ def _interval(measured):
     return "%s - %s" % (fmt(measured[0]), fmt(measured[1]))
 
 
+def measuring_setup_text(env):
+    """The measuring setup's row: what the timed processes ran with."""
+    m = env.get("measuring_setup")
+    if not m:
+        return ("not recorded: the run predates the measuring setup, so its processes "
+                "ran as deployed (glibc defaults, no pinning)")
+    if m.get("setup") == "as-deployed":
+        return ("as deployed (--as-deployed): glibc's heap defaults, no CPU pinning; "
+                "THP %s" % (m.get("thp_enabled") or "unavailable"))
+    return "measuring setup: %s; applied to %s; the as-deployed figures: %s" % (
+        "; ".join(m.get("applied") or []) or "nothing applied on this machine",
+        m.get("applied_to", "every timed process"), m.get("as_deployed_option", "--as-deployed"))
+
+
+def noise_floor_text(env):
+    """The noise floor's row, or None for a run without one."""
+    f = env.get("noise_floor")
+    if not f:
+        return None
+    if "error" in f:
+        return "not measured: %s" % f["error"]
+    runs = f.get("runs") or []
+    warm = len(f.get("warmup_runs") or [])
+    return ("CPU spread %.1f%% ((max - min) / median) over %d fresh processes%s of fixed "
+            "memory-bound work (tools/jsonbench-noise-probe, %s MiB), median %.3f s, %s minor "
+            "faults each, in the %s setup, load average %s: a CPU difference smaller than "
+            "this cannot be told from this machine's noise" % (
+                f.get("spread_pct") or 0.0, len(runs),
+                " (after %d warm-up not counted)" % warm if warm else "",
+                (f.get("probe") or {}).get("mib", "?"),
+                f.get("median_s") or 0.0, "{:,.0f}".format(f.get("median_minor_faults") or 0),
+                f.get("setup", "?"), f.get("loadavg", "?")))
+
+
 def build(ctx):
     rs = ctx.results
     env = rs.env
@@ -40,6 +74,8 @@ def build(ctx):
     add("date (UTC)", env.get("date"), ctx0.get("date"))
     add("hyperfine", env.get("hyperfine"))
     add("order (--order)", env.get("run_order"))
+    add("timed processes", measuring_setup_text(env))
+    add("noise floor", noise_floor_text(env))
     if env.get("loadavg_start"):
         add("load average (1/5/15 min) at start / end",
             "%s / %s (on %s cores; well above the core count means other work "
@@ -60,13 +96,15 @@ def build(ctx):
         s.para("Merged from %d shards (scripts/jsonbench merge): each group of jobs ran "
                "whole on one node, so its ratios compare processes of one machine." % len(nodes))
         s.add(Table(["shard", "host", "CPU", "measured (UTC)", "load average at start / end",
-                     "timing hazards", "status"],
+                     "timing hazards", "noise floor", "status"],
                     [["shard %s" % x.get("shard"), x.get("host", ""), x.get("cpu_model", ""),
                       _interval(x.get("measured")),
                       " / ".join(v or "?" for v in x.get("loadavg") or []),
                       ", ".join(x.get("timing_hazards") or []) or "none",
+                      "-" if x.get("noise_floor_pct") is None
+                      else "%.1f%%" % x["noise_floor_pct"],
                       x.get("status", "")] for x in nodes],
-                    align=["l"] * 7))
+                    align=["l"] * 8))
     ds = env.get("datasets") or []
     if not ds:
         seen = {}
