@@ -171,6 +171,10 @@ def slurm(argv):
         with open(paths[name], "w") as f:
             f.write(text)
         os.chmod(paths[name], 0o755)
+    if not args.dry_run and not shutil.which("sbatch"):
+        sys.exit("slurm: sbatch not found: run this on a Slurm cluster's login node "
+                 "(scripts/deps.sh --engines installs Slurm here, its services disabled; "
+                 "docs/shards.md)")
     if args.dry_run:
         log("slurm: wrote %s and %s; submit with:\n  id=$(sbatch --parsable %s)\n"
             "  sbatch --dependency=afterany:$id %s" % (
@@ -303,7 +307,7 @@ def parallel(argv):
     need = ["parallel"] + (["rsync"] if any(h != ":" for h in hosts) else [])
     missing = [p for p in need if not shutil.which(p)]
     if missing:
-        sys.exit("parallel: %s not installed here (scripts/deps.sh installs it)"
+        sys.exit("parallel: %s not installed here (scripts/deps.sh --engines installs it)"
                  % " and ".join(missing))
     bad = check_hosts(hosts)
     for h in hosts:

@@ -16,7 +16,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from testkit import generate_tiny_nb  # noqa: E402
 
 
+# Set by .ci/run, which installs the engines (scripts/deps.sh --engines):
+# there an engine test that cannot run fails instead of skipping.
+REQUIRE = "JSONBENCH_REQUIRE_ENGINES"
+# What a skip says about installing the engines.
+INSTALL_HINT = ("scripts/deps.sh --engines installs them: Slurm, munge, GNU parallel, rsync, "
+                "ssh and sshd, their services disabled and none started")
+
+
 def skip(why):
+    """Skips (exit 77), or fails where the engines are required."""
+    if os.environ.get(REQUIRE) == "1":
+        print("FAIL: %s, and %s=1 requires this test to run" % (why, REQUIRE))
+        sys.exit(1)
     print("SKIP: %s" % why)
     sys.exit(77)
 

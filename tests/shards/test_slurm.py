@@ -14,7 +14,9 @@ way: each commit whole in one shard, the merged index the serial plan,
 the merged report with its chart.  The daemons it started are stopped
 by pid, also when a check fails.
 
-Skips (exit 77) when not root or a Slurm/munge program is missing.
+Skips (exit 77) when not root or a Slurm/munge program is missing
+(scripts/deps.sh --engines installs them), or fails there when
+JSONBENCH_REQUIRE_ENGINES=1 (.ci/run).
 
 usage: test_slurm.py BUILD_ROOT OVSDB_GEN SOURCE_ROOT"""
 
@@ -29,8 +31,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from testkit import Checks  # noqa: E402
-from studykit import (TinyStudy, clean_up, free_port, read, skip, stems,  # noqa: E402
-                      stop_by_pid, tail)
+from studykit import (INSTALL_HINT, TinyStudy, clean_up, free_port, read, skip,  # noqa: E402
+                      stems, stop_by_pid, tail)
 
 PROGRAMS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scancel")
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
@@ -199,8 +201,7 @@ def main():
         skip("not root: slurmd and munged are started as root here")
     missing = [p for p in PROGRAMS if not shutil.which(p, path=SBIN)]
     if missing:
-        skip("%s not installed (scripts/deps.sh installs slurmctld slurmd slurm-client munge)"
-             % ", ".join(missing))
+        skip("%s not installed (%s)" % (", ".join(missing), INSTALL_HINT))
     build_root, gen, root = sys.argv[1:4]
     check = Checks()
     tmp = tempfile.mkdtemp(prefix="jsonbench-slurm-")

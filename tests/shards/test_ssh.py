@@ -17,7 +17,8 @@ and that with no usable host nothing runs.  The sshd it started are
 stopped by pid, also when a check fails.
 
 Skips (exit 77) when not root or sshd, ssh, ssh-keygen, GNU parallel or
-rsync is missing (scripts/deps.sh installs them).
+rsync is missing (scripts/deps.sh --engines installs them), or fails
+there when JSONBENCH_REQUIRE_ENGINES=1 (.ci/run).
 
 usage: test_ssh.py BUILD_ROOT OVSDB_GEN SOURCE_ROOT"""
 
@@ -31,8 +32,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
 from testkit import Checks  # noqa: E402
-from studykit import (TinyStudy, clean_up, free_port, read, skip, stop_by_pid,  # noqa: E402
-                      tail)
+from studykit import (INSTALL_HINT, TinyStudy, clean_up, free_port, read, skip,  # noqa: E402
+                      stop_by_pid, tail)
 
 SBIN = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
 PROGRAMS = ("sshd", "ssh", "ssh-keygen", "parallel", "rsync")
@@ -150,8 +151,7 @@ def main():
         skip("not root: the test starts sshd and logs in as root")
     missing = [p for p in PROGRAMS if not shutil.which(p, path=SBIN)]
     if missing:
-        skip("%s not installed (scripts/deps.sh installs openssh-server, openssh-client, "
-             "parallel and rsync)" % ", ".join(missing))
+        skip("%s not installed (%s)" % (", ".join(missing), INSTALL_HINT))
     build_root, gen, root = sys.argv[1:4]
     check = Checks()
     tmp = tempfile.mkdtemp(prefix="jsonbench-ssh-")

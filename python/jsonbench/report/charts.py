@@ -10,8 +10,19 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from .metrics import bytes_scale, time_scale  # noqa: E402
 
+# One colour per impl or real target, in the order they first appear in a
+# report: a muted qualitative palette, then ten more hues chosen to stay
+# apart from it, so that 20 targets never share a colour.  Past 20 the
+# colours repeat with a hatch (bars) or another marker (lines).
 COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3",
-          "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd"]
+          "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd",
+          "#000075", "#800000", "#469990", "#bfef45", "#ffe119",
+          "#222222", "#aaffc3", "#f032e6", "#ffd8b1", "#dcbeff"]
+HATCHES = ["", "//", "..", "xx"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
+# Font sizes in points; charts are saved at DPI, so 10 pt is 14 pixels.
+DPI = 100
+FONT = {"title": 12, "label": 11, "tick": 10, "legend": 10}
 
 
 def slug(text):
@@ -24,17 +35,40 @@ class Charts:
         os.makedirs(self.dir, exist_ok=True)
         self.impl_colors = {}
 
-    def color(self, impl):
+    def _index(self, impl):
         if impl not in self.impl_colors:
-            self.impl_colors[impl] = COLORS[len(self.impl_colors) % len(COLORS)]
+            self.impl_colors[impl] = len(self.impl_colors)
         return self.impl_colors[impl]
+
+    def color(self, impl):
+        return COLORS[self._index(impl) % len(COLORS)]
+
+    def hatch(self, impl):
+        return HATCHES[self._index(impl) // len(COLORS) % len(HATCHES)]
+
+    def marker(self, impl):
+        i = self._index(impl)
+        return MARKERS[(i + i // len(COLORS)) % len(MARKERS)]
 
     def save(self, fig, name):
         path = os.path.join(self.dir, slug(name) + ".png")
-        # A figure-level legend sits above the axes: keep room for it.
-        top = 1 - 0.45 / fig.get_figheight() if fig.legends or fig._suptitle else 1
+        # A title and a figure-level legend sit above the panels: the
+        # figure grows by their height (the legend's as drawn), so the
+        # panels keep theirs.
+        h = fig.get_figheight()
+        title = 0.4 if fig._suptitle else 0
+        legend = 0
+        if fig.legends:
+            renderer = fig.canvas.get_renderer()
+            legend = max(leg.get_window_extent(renderer).height
+                         for leg in fig.legends) / fig.dpi + 0.05
+        room = title + legend
+        fig.set_figheight(h + room)
+        for leg in fig.legends if title else []:
+            leg.set_bbox_to_anchor((0.995, 1 - title / (h + room)), transform=fig.transFigure)
+        top = 1 - room / (h + room)
         fig.tight_layout(rect=(0, 0, 1, top))
-        fig.savefig(path, dpi=90)
+        fig.savefig(path, dpi=DPI)
         plt.close(fig)
         return path
 
@@ -48,9 +82,10 @@ def unit_scale(unit, values):
     return 1, unit if unit not in ("count",) else ""
 
 
-def grouped_bars(ax, groups, series, unit, title, ylabel, colors):
+def grouped_bars(ax, groups, series, unit, title, ylabel, colors, hatches=None):
     """groups: x labels; series: [(name, [(lo, mid, hi) or None per group])].
-    Bars are medians; whiskers span min..max over repetitions."""
+    Bars are medians; whiskers span min..max over repetitions.  colors
+    (and hatches, optional) map a series name to its style."""
     allv = [t[2] for _n, vals in series for t in vals if t]
     div, ulabel = unit_scale(unit, allv)
     n = max(len(series), 1)
@@ -66,18 +101,17 @@ def grouped_bars(ax, groups, series, unit, title, ylabel, colors):
             errs_lo.append(max(mid - lo, 0) / div)
             errs_hi.append(max(hi - mid, 0) / div)
         ax.bar(xs, mids, width * 0.92, label=name, color=colors(name),
+               hatch=hatches(name) if hatches else None, edgecolor="#333333", linewidth=0.3,
                yerr=[errs_lo, errs_hi], capsize=3, error_kw={"elinewidth": 1})
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels(groups, rotation=20 if max(map(len, groups or [""])) > 12 else 0,
                        ha="right" if max(map(len, groups or [""])) > 12 else "center")
-    ax.set_title(title, fontsize=11)
-    ax.set_ylabel("%s (%s)" % (ylabel, ulabel) if ulabel else ylabel)
-    ax.grid(axis="y", alpha=0.3)
-    ax.set_axisbelow(True)
+    _style(ax, title, None, "%s (%s)" % (ylabel, ulabel) if ulabel else ylabel)
 
 
-def lines(ax, series, unit, title, xlabel, ylabel, colors, xlog=False):
-    """series: [(name, [(x, lo, mid, hi)])], drawn with min..max bands."""
+def lines(ax, series, unit, title, xlabel, ylabel, colors, xlog=False, markers=None):
+    """series: [(name, [(x, lo, mid, hi)])], drawn with min..max bands.
+    colors (and markers, optional) map a series name to its style."""
     allv = [p[3] for _n, pts in series for p in pts]
     div, ulabel = unit_scale(unit, allv)
     for name, pts in series:
@@ -85,15 +119,24 @@ def lines(ax, series, unit, title, xlabel, ylabel, colors, xlog=False):
         if not pts:
             continue
         xs = [p[0] for p in pts]
-        ax.plot(xs, [p[2] / div for p in pts], marker="o", label=name, color=colors(name))
+        ax.plot(xs, [p[2] / div for p in pts], marker=markers(name) if markers else "o",
+                label=name, color=colors(name))
         ax.fill_between(xs, [p[1] / div for p in pts], [p[3] / div for p in pts],
                         alpha=0.15, color=colors(name))
     if xlog:
         ax.set_xscale("log")
-    ax.set_title(title, fontsize=11)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("%s (%s)" % (ylabel, ulabel) if ulabel else ylabel)
-    ax.grid(alpha=0.3)
+    _style(ax, title, xlabel, "%s (%s)" % (ylabel, ulabel) if ulabel else ylabel)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _style(ax, title, xlabel, ylabel):
+    ax.set_title(title, fontsize=FONT["title"])
+    if xlabel:
+        ax.set_xlabel(xlabel, fontsize=FONT["label"])
+    ax.set_ylabel(ylabel, fontsize=FONT["label"])
+    ax.tick_params(labelsize=FONT["tick"])
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
 
 
 def figure(ncols=1, nrows=1, width=None, height=3.6):
@@ -102,8 +145,29 @@ def figure(ncols=1, nrows=1, width=None, height=3.6):
     return fig, [a for row in axes for a in row]
 
 
+def legend_entries(axes):
+    """(handles, labels) of every series on any of axes, each name once, in
+    the order they first appear: a series missing from the first panel is
+    still in the legend."""
+    handles, labels = [], []
+    for ax in axes:
+        if not ax.get_visible():
+            continue
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(h)
+                labels.append(label)
+    return handles, labels
+
+
 def shared_legend(fig, axes):
-    handles, labels = axes[0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, labels, loc="upper right", ncol=min(len(labels), 8),
-                   bbox_to_anchor=(0.995, 1.0), frameon=False)
+    """One legend above the panels, as many columns as fit the figure's
+    width; save() makes room for it."""
+    handles, labels = legend_entries(axes)
+    if not handles:
+        return
+    # About 0.45 in for the marker and gaps plus 0.085 in per character at 10 pt.
+    entry = 0.45 + 0.085 * max(len(label) for label in labels)
+    ncol = max(1, min(len(labels), int(fig.get_figwidth() / entry)))
+    fig.legend(handles, labels, loc="upper right", ncol=ncol, fontsize=FONT["legend"],
+               bbox_to_anchor=(0.995, 1.0), frameon=False)

@@ -50,8 +50,8 @@ def chart(study, out_dir, stem="history"):
     figs = [f for f in study["figures"]
             if any(f in p.get("figures", {}) for p in study["points"])]
     pts = study["points"]
-    fig, axes = plt.subplots(len(figs), 1, figsize=(max(6.0, 0.55 * len(pts) + 2),
-                                                    2.2 * len(figs) + 0.6),
+    fig, axes = plt.subplots(len(figs), 1, figsize=(max(10.0, 0.6 * len(pts) + 3),
+                                                    2.4 * len(figs) + 0.9),
                              sharex=True, squeeze=False)
     xs = list(range(len(pts)))
     for ax, name in zip(axes[:, 0], figs):
@@ -88,26 +88,27 @@ def chart(study, out_dir, stem="history"):
                            else "#8c8c8c", alpha=0.15, lw=0)
         if unit == "ratio":
             ax.axhline(1.0, color="#888888", lw=0.8, ls="--")
-        ax.set_ylabel("%s\n(%s)" % (label, unit), fontsize=8)
+        ax.set_ylabel("%s\n(%s)" % (label, unit), fontsize=10)
+        ax.tick_params(labelsize=10)
         ax.grid(axis="y", alpha=0.3)
     ax = axes[-1, 0]
     ax.set_xticks(xs)
     ax.set_xticklabels([p["label"] if is_release(p["label"]) else p["commit"][:7]
-                        for p in pts], rotation=45, ha="right", fontsize=8)
+                        for p in pts], rotation=45, ha="right", fontsize=10)
     for x, p in zip(xs, pts):
         if "failed" in p or "not_built" in p:
             axes[0, 0].annotate("build\nfailed" if "failed" in p else "not\nbuilt", (x, 0.5),
-                                xycoords=("data", "axes fraction"), ha="center", fontsize=7,
+                                xycoords=("data", "axes fraction"), ha="center", fontsize=9,
                                 color="#c44e52" if "failed" in p else "#555555")
     whiskers = ("95%% interval against the reference, %d repetitions" % study["repetitions"]
                 if any("low" in f for p in pts for f in p.get("figures", {}).values())
                 else "min-max of %d" % study["repetitions"])
     fig.suptitle("real ovsdb-server over commits: %s load (median, %s), "
                  "reference %s" % (study["load_dataset"], whiskers,
-                                   study["reference"]["label"]), fontsize=9)
+                                   study["reference"]["label"]), fontsize=12)
     fig.tight_layout()
     names = []
-    for ext, kw in (("png", {"dpi": 80}), ("svg", {})):
+    for ext, kw in (("png", {"dpi": 100}), ("svg", {})):
         path = os.path.join(out_dir, "%s.%s" % (stem, ext))
         fig.savefig(path, **kw)
         names.append(os.path.basename(path))
@@ -115,45 +116,89 @@ def chart(study, out_dir, stem="history"):
     return names
 
 
-def find_chart(study, out_dir):
-    """The measured values along the searched line, the commits found
-    marked; returns [file names] or a reason."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "matplotlib is not installed: no chart"
+def find_figure(study):
+    """The find chart as a matplotlib figure: the measured values along the
+    searched line, each commit found marked by a dashed line and named in
+    a row of its own above the data (found commits are often neighbours:
+    their labels never share a row)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     res, line = study["result"], study["line"]
+    info = study.get("commits", {})
+    how = FIGURES[study["metric"]][5]
     pts = sorted((int(k), f) for k, f in study["measured"].items() if f)
-    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+
+    def rel(f, key):
+        return f[key] / f["reference"] if f.get("reference") and how != "ratio" else f[key]
+
     xs = [0] + [i for i, _f in pts]
-    mid = [1.0] + [f["median"] if FIGURES[study["metric"]][5] == "ratio" else f["ratio"]
-                   for _i, f in pts]
-    lo = [0.0] + [max(0.0, m - (f["min"] / f["reference"] if f.get("reference") and
-                               FIGURES[study["metric"]][5] != "ratio" else f["min"]))
-                  for m, (_i, f) in zip(mid[1:], pts)]
-    hi = [0.0] + [max(0.0, (f["max"] / f["reference"] if f.get("reference") and
-                            FIGURES[study["metric"]][5] != "ratio" else f["max"]) - m)
-                  for m, (_i, f) in zip(mid[1:], pts)]
+    mid = [1.0] + [f["median"] if how == "ratio" else f["ratio"] for _i, f in pts]
+    lo = [0.0] + [max(0.0, m - rel(f, "min")) for m, (_i, f) in zip(mid[1:], pts)]
+    hi = [0.0] + [max(0.0, rel(f, "max") - m) for m, (_i, f) in zip(mid[1:], pts)]
+    found = list(res["found"])
+    fig, ax = plt.subplots(figsize=(11.0, 4.2 + 0.3 * len(found)))
     order = sorted(range(len(xs)), key=lambda k: xs[k])
     ax.step([xs[k] for k in order], [mid[k] for k in order], where="post",
-            color="#4c72b0", lw=1, alpha=0.5)
-    ax.errorbar(xs, mid, yerr=[lo, hi], fmt="o", ms=4, color="#4c72b0", ecolor="#222222",
+            color="#4c72b0", lw=1.2, alpha=0.6)
+    ax.errorbar(xs, mid, yerr=[lo, hi], fmt="o", ms=5, color="#4c72b0", ecolor="#222222",
                 capsize=3, lw=1)
-    for i in res["found"]:
-        ax.axvline(i, color="#c44e52", lw=1, ls="--")
-        ax.annotate(line[i][:9], (i, 0.97), xycoords=("data", "axes fraction"),
-                    rotation=90, va="top", ha="right", fontsize=7, color="#c44e52")
     ax.axhline(1.0, color="#888888", lw=0.8, ls=":")
-    ax.set_xlabel("first-parent commits after %s" % line[0][:10])
-    ax.set_ylabel("%s\n/ good end" % FIGURES[study["metric"]][3], fontsize=8)
+    # Headroom above the data: one row per found commit.
+    ymin = min(m - d for m, d in zip(mid, lo))
+    ymax = max(m + d for m, d in zip(mid, hi))
+    span = (ymax - ymin) or abs(ymax) * 0.05 or 1.0
+    row = span * 0.16
+    ax.set_ylim(ymin - span * 0.08, ymax + row * (len(found) + 0.6))
+    ax.set_xlim(-0.03 * max(len(line) - 1, 1), (len(line) - 1) * 1.03 or 1)
+    # Labels on the side with more room, each ending short of every found
+    # line of its side, with an arrow to its own line: a label never
+    # crosses a neighbour's line, and each has a row of its own.
+    right_half = (len(line) - 1) / 2
+    lefts = [i for i in found if i > right_half]
+    rights = [i for i in found if i <= right_half]
+    for n, i in enumerate(found):
+        y = ymax + row * (len(found) - n)
+        ax.axvline(i, color="#c44e52", lw=1, ls="--")
+        c = info.get(str(i), {})
+        text = ("%s %s" % (line[i][:10], c.get("subject", ""))).strip()
+        vals = res.get("values", {})
+        v0, v1 = (vals.get(str(k), vals.get(k)) for k in (i - 1, i))
+        if v0 and v1:
+            text += " (%+.1f%%)" % ((v1 / v0 - 1) * 100)
+        left = i in lefts
+        gap = 0.015 * max(len(line) - 1, 1)
+        anchor = min(lefts) - gap if left else max(rights) + gap
+        ax.annotate(text, xy=(i, y), xytext=(anchor, y), textcoords="data",
+                    ha="right" if left else "left", va="center", fontsize=10,
+                    color="#c44e52",
+                    bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none",
+                          "alpha": 0.9},
+                    arrowprops={"arrowstyle": "->", "color": "#c44e52", "lw": 1,
+                                "shrinkA": 0, "shrinkB": 2})
+        ax.plot([i], [y], marker="o", ms=4, color="#c44e52")
+    # No ticks in the labels' headroom: the axis covers the data only.
+    bottom = ymin - span * 0.08
+    ax.set_yticks([t for t in ax.get_yticks() if bottom <= t <= ymax + span * 0.02])
+    ax.set_xlabel("first-parent commits after %s" % line[0][:10], fontsize=11)
+    ax.set_ylabel("%s / good end" % FIGURES[study["metric"]][3], fontsize=11)
+    ax.tick_params(labelsize=10)
     ax.set_title("find: %s..%s, threshold %g%%" % (study["good"], study["bad"],
-                                                    study["threshold"]), fontsize=9)
+                                                    study["threshold"]), fontsize=12)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
+    return fig
+
+
+def find_chart(study, out_dir):
+    """find.png and find.svg in out_dir; returns [file names] or a reason."""
+    try:
+        import matplotlib.pyplot as plt
+        fig = find_figure(study)
+    except ImportError:
+        return "matplotlib is not installed: no chart"
     names = []
-    for ext, kw in (("png", {"dpi": 80}), ("svg", {})):
+    for ext, kw in (("png", {"dpi": 100}), ("svg", {})):
         fig.savefig(os.path.join(out_dir, "find.%s" % ext), **kw)
         names.append("find.%s" % ext)
     plt.close(fig)

@@ -70,9 +70,10 @@ def build(ctx):
             series = [(impl, [c.get(impl) for _l, c in chunk]) for impl in impl_names]
             charts.grouped_bars(axes[0], [l for l, _c in chunk], series, "s",
                                 "%s: per-iteration time (bar = median, whiskers = min..max)"
-                                % dataset, "iteration time", ctx.charts.color)
+                                % dataset, "iteration time", ctx.charts.color,
+                                hatches=ctx.charts.hatch)
             axes[0].set_yscale("log")
-            axes[0].legend(fontsize=9)
+            charts.shared_legend(fig, axes)
             s.add(Figure(ctx.charts.save(fig, "iterations-%s-%d" % (dataset, part)),
                          "%s: distribution of iteration times inside phases, per impl "
                          "(log scale)" % dataset))

@@ -19,6 +19,11 @@ def _series(rs, entries, xattr, metric, work=False):
     return [(impl, pts) for impl, pts in out.items()]
 
 
+def _monitor_title(dataset, mode):
+    # Real OVS runs carry no composition mode.
+    return "%s monitor, mode %s" % (dataset, mode) if mode else "%s monitor" % dataset
+
+
 def build(ctx):
     rs = ctx.results
     s = Section("Scaling", "scaling")
@@ -37,10 +42,12 @@ def build(ctx):
         fig, axes = charts.figure(ncols=2, width=13)
         charts.lines(axes[0], _series(rs, ks, "scale", "rss_bytes"), "bytes",
                      "%s: RSS after load" % kind, "dataset scale (1 = seed size)",
-                     "RSS", ctx.charts.color, xlog=len(scales) > 2)
+                     "RSS", ctx.charts.color, xlog=len(scales) > 2,
+                     markers=ctx.charts.marker)
         charts.lines(axes[1], _series(rs, ks, "scale", "cpu_time"), "s",
                      "%s: load CPU time" % kind, "dataset scale (1 = seed size)",
-                     "CPU time", ctx.charts.color, xlog=len(scales) > 2)
+                     "CPU time", ctx.charts.color, xlog=len(scales) > 2,
+                     markers=ctx.charts.marker)
         charts.shared_legend(fig, axes)
         s.add(Figure(ctx.charts.save(fig, "scaling-%s" % kind),
                      "%s: RSS after load and load CPU time vs scale (median, band "
@@ -51,17 +58,21 @@ def build(ctx):
     for e in mons:
         groups.setdefault((e.dataset, e.mode or ""), []).append(e)
     if groups:
-        keys = sorted(groups)
-        if all(len({e.clients for e in groups[k]}) < 2 for k in keys):
+        # A panel needs a line: datasets and modes measured at one client
+        # count only are named in a sentence instead.
+        keys = [k for k in sorted(groups) if len({e.clients for e in groups[k]}) >= 2]
+        single = [k for k in sorted(groups) if k not in keys]
+        if not keys:
             s.para("monitor: one client count only; run with `--clients 1,10,30` "
                    "for the clients chart.")
         else:
-            fig, axes = charts.figure(ncols=min(len(keys), 3),
-                                      nrows=(len(keys) + 2) // 3, width=15)
+            ncols = min(len(keys), 2)
+            fig, axes = charts.figure(ncols=ncols, nrows=(len(keys) + ncols - 1) // ncols,
+                                      width=6.5 * ncols, height=4.0)
             for ax, k in zip(axes, keys):
                 charts.lines(ax, _series(rs, groups[k], "clients", "cpu_time", work=True), "s",
-                             "%s monitor, mode %s" % k, "clients", "CPU time",
-                             ctx.charts.color)
+                             _monitor_title(*k), "clients", "CPU time",
+                             ctx.charts.color, markers=ctx.charts.marker)
             for ax in axes[len(keys):]:
                 ax.set_visible(False)
             charts.shared_legend(fig, axes)
@@ -69,6 +80,12 @@ def build(ctx):
                          "monitor: CPU time after the initial load vs number "
                          "of clients, per composition mode (median, band = min..max)"))
             drew = True
+        if keys and single:
+            s.para("At one client count only (no line to draw): %s."
+                   % "; ".join("%s at %s clients" % (
+                       _monitor_title(*k), ", ".join(str(c) for c in
+                                                     sorted({e.clients for e in groups[k]})))
+                       for k in single))
     if not drew and not s.blocks:
         return None
     return s

@@ -56,7 +56,8 @@ def _phase_chart(ctx, s, dataset, wl, impls):
         for impl, e in impls.items():
             vals = [phase_values(rs, e, n, metric) for n in names]
             series.append((impl, [summary(v) if v else None for v in vals]))
-        charts.grouped_bars(ax, labels, series, unit, title, title, ctx.charts.color)
+        charts.grouped_bars(ax, labels, series, unit, title, title, ctx.charts.color,
+                            hatches=ctx.charts.hatch)
     charts.shared_legend(fig, axes)
     fig.suptitle("%s: %s" % (dataset, wl), x=0.01, ha="left", fontsize=12)
     path = ctx.charts.save(fig, "workload-%s-%s" % (dataset, wl))
@@ -86,7 +87,8 @@ def _variant_chart(ctx, s, dataset, wl, variants):
                 v = get(e) if e else []
                 vals.append(summary(v) if v else None)
             series.append((impl, vals))
-        charts.grouped_bars(ax, labels, series, unit, title, title, ctx.charts.color)
+        charts.grouped_bars(ax, labels, series, unit, title, title, ctx.charts.color,
+                            hatches=ctx.charts.hatch)
     charts.shared_legend(fig, axes)
     fig.suptitle("%s: %s" % (dataset, wl), x=0.01, ha="left", fontsize=12)
     path = ctx.charts.save(fig, "workload-%s-%s" % (dataset, wl))
