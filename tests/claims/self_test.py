@@ -9,6 +9,7 @@ exist) and the report its claims section.
 usage: self_test.py [--build-dir DIR] [--no-build]   (PYTHONPATH=python)"""
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -96,6 +97,11 @@ def self_test(args):
         lacking = [r["id"] for r in rows if r["id"] in timed and
                    r["verdict"] != C.VERDICT_MISSING and not r.get("instructions")]
         md = open(os.path.join(out, "report.md")).read()
+        env = json.load(open(os.path.join(out, "env.json")))
+        if env.get("noise_floor", {}).get("spread_pct") is not None and \
+                "This machine's noise floor" not in md:
+            log("self-test: the run measured a noise floor, the claims section lacks it")
+            return 1
         if not timed or lacking or "instructions (verdict)" not in md:
             log("self-test: instruction counts missing for %s" % (lacking or "every claim"))
             return 1

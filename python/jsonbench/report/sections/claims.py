@@ -5,6 +5,7 @@ import os
 
 from ... import realclaims
 from ... import instructions, intervals as I
+from ...env import noise_floor_pct
 from ...claims import (DETAIL_HEADERS, HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE,
                        VERDICT_OUTSIDE, VERDICT_WITHIN, Notes, detail_rows, evaluate,
                        filled_from, load_run, summary_counts, table_rows)
@@ -30,6 +31,14 @@ def build(ctx):
     counts = summary_counts(rows)
     s.para("Verdicts: " + "; ".join("%s: %d" % (k, v) for k, v in sorted(counts.items())) + ".")
     notes = Notes()
+    floor = noise_floor_pct(ctx.results.env)
+    if floor is not None:
+        # A claim whose noise band is below the machine's process-to-process
+        # spread: its timing verdict needs more pairs, not a wider band.
+        for r in rows:
+            if r.get("noise_pct") is not None and r["noise_pct"] < floor and \
+                    r.get("measured_change_pct") is not None and r["unit"] != "bytes":
+                r["below_floor"] = True
     real = meta.get("real")
     if real:
         _real_table(s, ctx.results.root, doc, runs, meta, rows, notes)
@@ -52,6 +61,14 @@ def build(ctx):
                "so their verdict (same rules, a 1%% noise band) is always confident.  They "
                "count work, not time: a change that saves page faults or cache misses "
                "shows in the time and not here." % meta.get("instructions_scale"))
+    low = [r["id"] for r in rows if r.get("below_floor")]
+    if floor is not None:
+        s.para("**This machine's noise floor**: %.1f%% spread (max - min over median) of "
+               "the CPU time of fixed memory-bound work in fresh processes, measured at the "
+               "start of the run (`jsonbench-noise-probe`, docs/noise.md).  %s" % (
+                   floor, "Claims whose noise band is below it, so that their timing verdict "
+                   "rests on many pairs: %s." % ", ".join(low) if low else
+                   "Every claim's noise band is at or above it."))
     for line in notes.lines():
         s.para(line)
     s.add(Table(DETAIL_HEADERS, detail_rows(rows), caption="What each claim compares",
