@@ -150,6 +150,16 @@ def test_cluster_form(tmp):
     got = D.from_files([mine])
     check([(d["kind"], d["form"]) for d in got] == [("sb", "any")]
           and D.is_clustered(mine), "a clustered file by hand: %s" % got)
+    # The real runner loads, dumps and monitors clustered files; compact
+    # (log forms) and raft (create-cluster from a standalone file) do not.
+    jobs = runner.plan(["load", "dump", "compact", "raft"],
+                       [ds, D.generated("nb", 0.1, "snapshot"),
+                        D.generated("nb", 0.1, "log")])
+    check(sorted((w, d["form"]) for w, d in jobs)
+          == [("compact", "log"), ("dump", "cluster"), ("dump", "snapshot"),
+              ("load", "cluster"), ("load", "snapshot"), ("raft", "snapshot")],
+          "real runner's plan with a clustered dataset: %s"
+          % [(w, d["form"]) for w, d in jobs])
     try:
         D.generated("nb", 0.1, "raft")
         check(False, "an unknown form must fail")
