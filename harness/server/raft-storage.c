@@ -216,8 +216,10 @@ raft_storage_load(struct log_reader *r, struct json *header,
     struct db_schema *schema;
     error = db_schema_from_json(json_array_at(prev_data, 0), &schema);
     if (error) {
+        char *msg = xasprintf("bad schema: %s", error);
+        xfree(error);
         json_destroy(header);
-        return record_error(r, xasprintf("bad schema: %s", error));
+        return record_error(r, msg);
     }
     /* raft_header_from_json() keeps the snapshot's tree, not the record. */
     struct json *snap_tree = json_clone(prev_data);
