@@ -9,7 +9,8 @@
  *     it;
  *   - every transaction applied, the snapshot included, is cloned into the
  *     transaction history (server/txn-history.h), which is trimmed after
- *     each one (--history-trim each, OVS bd2a80b1d, 3.2 and 3.1.3) or once
+ *     each one (--history-trim each, OVS bd2a80b1d: 3.3, and 3.2.0, 3.1.3,
+ *     3.0.5, 2.17.8 by backports) or once
  *     the whole file is read (end: 3.1.0, as Debian 12 ships it).
  *
  * Only the full model keeps them; --model json-only applies the snapshot
