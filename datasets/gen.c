@@ -1083,11 +1083,28 @@ decimal_digits(uint64_t v)
     return n;
 }
 
+static void
+frame_open(struct gen *g, uint64_t txn)
+{
+    if (g->frame) {
+        g->frame->open(g, g->frame->aux, txn);
+    }
+}
+
+static void
+frame_close(struct gen *g, uint64_t txn)
+{
+    if (g->frame) {
+        g->frame->close(g, g->frame->aux, txn);
+    }
+}
+
 void
-gen_initial_record(struct gen *g, bool log_form)
+gen_initial_record(struct gen *g, bool diff)
 {
     struct out *o = g->o;
-    int digits = decimal_digits(estimate_initial_bytes(g));
+    int digits = decimal_digits(estimate_initial_bytes(g)
+                                + (g->frame ? g->frame->initial_extra : 0));
     /* Tests force a wrong guess to exercise the shift. */
     const char *skew = getenv("OVSDB_GEN_TEST_DIGITS_SKEW");
     if (skew) {
@@ -1095,6 +1112,7 @@ gen_initial_record(struct gen *g, bool log_form)
         digits = digits < 1 ? 1 : digits > 20 ? 20 : digits;
     }
     out_record_begin_direct(o, digits);
+    frame_open(g, 0);
     out_putc(o, '{');
     put_date(g);
     for (size_t t = 0; t < g->s->n_tables; t++) {
@@ -1116,12 +1134,13 @@ gen_initial_record(struct gen *g, bool log_form)
         }
         out_putc(o, '}');
     }
-    if (log_form) {
+    if (diff) {
         out_lit(o, ",\"_comment\":\"ovsdb-gen: initial rows\","
                 "\"_is_diff\":true}");
     } else {
         out_lit(o, ",\"_comment\":\"compacted by ovsdb-gen\"}");
     }
+    frame_close(g, 0);
     out_record_end(o);
     /* Strong references with "cover" must have reached every row, or
      * ovsdb-tool would collect the rest as garbage. */
@@ -1158,11 +1177,14 @@ deleted_key(int table, uint64_t row)
     return ((uint64_t) table << 40) | row;
 }
 
-/* Picks a row of 'table' that exists now; returns false if none found. */
+/* Picks a row of 'table' that exists now, among its first 'hot' rows if
+ * 'hot' is not 0; returns false if none found. */
 static bool
-pick_live_row(struct gen *g, struct rng *r, int table, uint64_t *row)
+pick_live_row(struct gen *g, struct rng *r, int table, uint64_t hot,
+              uint64_t *row)
 {
     uint64_t n = live_rows(g, table);
+    n = hot && hot < n ? hot : n;
     for (int attempt = 0; n && attempt < 64; attempt++) {
         *row = rng_below(r, n);
         if (!u64_set_contains(&g->deleted, deleted_key(table, *row))) {
@@ -1216,6 +1238,7 @@ op_name(enum log_op_kind k)
     case OP_MODIFY: return "modify";
     case OP_CHILD_INSERT: return "child-insert";
     case OP_CHILD_DELETE: return "child-delete";
+    case OP_SET_ADD: return "set-add";
     }
     return "?";
 }
@@ -1240,7 +1263,7 @@ log_delete(struct gen *g, const struct log_op *op, struct rng *r)
     uint64_t row;
     bool first;
 
-    if (!pick_live_row(g, r, op->table, &row)) {
+    if (!pick_live_row(g, r, op->table, op->hot, &row)) {
         return false;
     }
     open_table(g, op->table, &first);
@@ -1259,7 +1282,7 @@ log_modify(struct gen *g, const struct log_op *op, struct rng *r)
     uint64_t row;
     bool first;
 
-    if (!pick_live_row(g, r, op->table, &row)) {
+    if (!pick_live_row(g, r, op->table, op->hot, &row)) {
         return false;
     }
     struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
@@ -1296,30 +1319,110 @@ log_modify(struct gen *g, const struct log_op *op, struct rng *r)
     return true;
 }
 
-static bool
-log_child_insert(struct gen *g, const struct log_op *op, struct rng *r)
+/* Inserts a new child row of the children column 'cs' of 'parent_table''s
+ * row 'parent', with the parent's diff; returns the child's row index. */
+static uint64_t
+insert_child(struct gen *g, int parent_table, struct col_spec *cs,
+             uint64_t parent)
 {
-    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
     int child_table = cs->elem.ref_table;
     int seg = cs->elem.segment;
-    uint64_t row;
+    uint64_t child = live_rows(g, child_table);
     bool first;
 
-    if (!pick_live_row(g, r, op->table, &row)) {
-        return false;
-    }
-    uint64_t child = live_rows(g, child_table);
     open_table(g, child_table, &first);
     put_row(g, child_table, child, false);
     out_putc(g->o, '}');
-    put_child_diff(g, op->table, row, cs, child_table, child);
+    put_child_diff(g, parent_table, parent, cs, child_table, child);
     g->inserted[child_table]++;
     g->new_children[seg] = xrealloc(g->new_children[seg],
                                     (g->n_new_children[seg] + 1)
                                     * sizeof *g->new_children[seg]);
     g->new_children[seg][g->n_new_children[seg]++]
-        = (struct new_child) { child, row };
+        = (struct new_child) { child, parent };
     g->n_log_inserts++;
+    return child;
+}
+
+static bool
+log_child_insert(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
+    uint64_t row;
+
+    if (!pick_live_row(g, r, op->table, op->hot, &row)) {
+        return false;
+    }
+    insert_child(g, op->table, cs, row);
+    return true;
+}
+
+/* A new row of 'table' for a set-add: a root table's on its own, a child
+ * table's through a random live owner.  Returns false if no owner is
+ * left. */
+static bool
+insert_new_row(struct gen *g, struct rng *r, int table, uint64_t *row)
+{
+    if (g->s->tables[table]->is_root) {
+        bool first;
+        *row = live_rows(g, table);
+        open_table(g, table, &first);
+        put_row(g, table, *row, false);
+        out_putc(g->o, '}');
+        g->inserted[table]++;
+        g->n_log_inserts++;
+        return true;
+    }
+    for (size_t i = 0; i < g->p->n_segments; i++) {
+        const struct segment *sg = &g->p->segments[i];
+        uint64_t parent;
+        if (sg->child_table == table
+            && pick_live_row(g, r, sg->parent_table, 0, &parent)) {
+            struct table_spec *ps = g->p->tables[sg->parent_table];
+            *row = insert_child(g, sg->parent_table, &ps->cols[sg->col_spec],
+                                parent);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One new element in a set column of a (hot) row: a reference to a new
+ * row, or a value from the op's spec with the transaction number as its
+ * row index ({ip4i}, {i}, {key}: distinct in every transaction). */
+static bool
+log_set_add(struct gen *g, const struct log_op *op, struct rng *r)
+{
+    struct col_spec *cs = &g->p->tables[op->table]->cols[op->col_spec];
+    struct out *o = g->o;
+    uint64_t row, target = 0;
+    bool first;
+
+    if (!pick_live_row(g, r, op->table, op->hot, &row)
+        || (!op->has_value
+            && !insert_new_row(g, r, cs->elem.ref_table, &target))) {
+        return false;
+    }
+    open_table(g, op->table, &first);
+    put_row_key(g, op->table, row);
+    out_lit(o, "{\"");
+    out_put(o, cs->col->name, strlen(cs->col->name));
+    out_lit(o, "\":");
+    if (op->has_value) {
+        /* Only initial rows count atoms. */
+        uint64_t saved_atoms = g->atoms[op->table];
+        uint64_t saved_types[N_ATOMIC_TYPES];
+        memcpy(saved_types, g->atoms_by_type, sizeof saved_types);
+        struct row_ctx ctx = { .table = op->table, .row = g->txn };
+        put_atom(g, CONST_CAST(struct atom_spec *, &op->value), r, &ctx, 0,
+                 0);
+        g->atoms[op->table] = saved_atoms;
+        memcpy(g->atoms_by_type, saved_types, sizeof saved_types);
+    } else {
+        put_uuid_atom(g, cs->elem.ref_table, target);
+    }
+    out_lit(o, "}}");
+    g->n_log_modifies++;
     return true;
 }
 
@@ -1387,6 +1490,7 @@ log_op(struct gen *g, const struct log_op *op, struct rng *r)
         [OP_MODIFY] = log_modify,
         [OP_CHILD_INSERT] = log_child_insert,
         [OP_CHILD_DELETE] = log_child_delete,
+        [OP_SET_ADD] = log_set_add,
     };
     return writers[op->kind](g, op, r);
 }
@@ -1414,6 +1518,7 @@ gen_log_records(struct gen *g, uint64_t n)
                 op++;
             }
             out_record_begin(o);
+            frame_open(g, k);
             start = o->len;
             out_putc(o, '{');
             put_date(g);
@@ -1432,6 +1537,7 @@ gen_log_records(struct gen *g, uint64_t n)
         out_put(o, g->s->tables[op->table]->name,
                 strlen(g->s->tables[op->table]->name));
         out_lit(o, "\",\"_is_diff\":true}");
+        frame_close(g, k);
         out_record_end(o);
         progress(g, false);
     }

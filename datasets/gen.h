@@ -19,12 +19,25 @@ struct new_child {
     uint64_t child, parent;
 };
 
+struct gen;
+
+/* Text written around each transaction's JSON object, inside its record:
+ * the clustered form's raft records (gen-raft.h).  'txn' is 0 for the
+ * initial rows, k for log transaction k. */
+struct gen_frame {
+    void (*open)(struct gen *, void *aux, uint64_t txn);
+    void (*close)(struct gen *, void *aux, uint64_t txn);
+    void *aux;
+    size_t initial_extra;       /* Bytes open and close add to txn 0, about. */
+};
+
 struct gen {
     struct profile *p;
     const struct db_schema *s;
     uint64_t seed;
     struct out *o;
     uint64_t txn;               /* {txn} and the log's transaction number. */
+    const struct gen_frame *frame;  /* NULL: none (standalone files). */
 
     /* What has been generated, per table and by atom type. */
     uint64_t *rows;
@@ -53,8 +66,9 @@ void gen_init(struct gen *, struct profile *, uint64_t seed, struct out *);
 void gen_destroy(struct gen *);
 
 /* Writes the data record of the snapshot form (every row, one
- * transaction), or the log form's initial transaction. */
-void gen_initial_record(struct gen *, bool log_form);
+ * transaction), or, with 'diff' ("_is_diff":true, as the log form and a
+ * cluster's snapshot have it), the log form's initial transaction. */
+void gen_initial_record(struct gen *, bool diff);
 /* Writes 'n' log transactions. */
 void gen_log_records(struct gen *, uint64_t n);
 

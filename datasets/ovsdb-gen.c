@@ -1,5 +1,6 @@
-/* ovsdb-gen: writes a realistic OVSDB standalone database file for a schema
- * and a profile, at any scale, deterministically.  See datasets/README.md. */
+/* ovsdb-gen: writes a realistic OVSDB database file (standalone, or a
+ * one-server cluster) for a schema and a profile, at any scale,
+ * deterministically.  See datasets/README.md. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,8 +17,10 @@
 
 #include "ds.h"
 #include "gen.h"
+#include "gen-raft.h"
 #include "json.h"
 #include "ovsdb/out-file.h"
+#include "ovsdb/record.h"
 #include "ovsdb/record-writer.h"
 #include "ovsdb/schema.h"
 #include "profile.h"
@@ -48,8 +51,8 @@ usage(void)
 {
     printf("\
 usage: ovsdb-gen --schema FILE --profile FILE [options] -o OUTPUT\n\
-Writes an OVSDB standalone database file (schema record, then data records)\n\
-whose rows follow a profile; same inputs give the same bytes.\n\
+Writes an OVSDB database file (standalone: schema record, then data records;\n\
+or clustered) whose rows follow a profile; same inputs give the same bytes.\n\
 \n\
   --schema FILE     OVSDB schema (.ovsschema), e.g.\n\
                     /usr/share/ovn/ovn-nb.ovsschema\n\
@@ -57,10 +60,19 @@ whose rows follow a profile; same inputs give the same bytes.\n\
   --scale S         multiply row counts by S (default 1: ~350 MB NB,\n\
                     ~615 MB SB)\n\
   --form F          snapshot (schema + one transaction with every row, as\n\
-                    compaction writes it; default) or log (initial\n\
-                    transaction, then --txns small transactions)\n\
-  --txns T          log form: transactions after the initial one\n\
-                    (default 1000)\n\
+                    compaction writes it; default), log (initial\n\
+                    transaction, then --txns small transactions) or\n\
+                    cluster (a one-server raft cluster whose snapshot holds\n\
+                    every row, as ovsdb-tool create-cluster writes it, then\n\
+                    --txns log transactions as raft log entries)\n\
+  --txns T          transactions after the initial one (log form: default\n\
+                    1000; cluster form: default 0)\n\
+  --log-shape NAME  which of the profile's \"log-shape\" groups of \"log\"\n\
+                    lines the transactions draw from (default: the lines\n\
+                    before any \"log-shape\"), e.g. sets\n\
+  --cluster-address ADDR\n\
+                    cluster form: the server's raft address (default\n\
+                    tcp:127.0.0.1:6643; unix:PATH also works)\n\
   --seed N          random seed (default 1)\n\
   -o, --output FILE database to write (via FILE.<pid>.tmp + rename)\n\
   --report FILE     also write what was generated as JSON (rows and atoms\n\
@@ -188,22 +200,26 @@ check_output_path(const char *option, const char *file)
 
 struct options {
     const char *schema_file, *profile_file, *output, *report, *form;
+    const char *log_shape, *cluster_address;
     double scale;
     uint64_t seed, txns;
-    bool quiet, show_progress, log_form;
+    bool quiet, show_progress, log_form, cluster_form, txns_given;
 };
 
 static void
 parse_options(int argc, char *argv[], struct options *o)
 {
     enum { OPT_SCHEMA = 256, OPT_PROFILE, OPT_SCALE, OPT_FORM, OPT_TXNS,
-           OPT_SEED, OPT_REPORT, OPT_PROGRESS };
+           OPT_SEED, OPT_REPORT, OPT_PROGRESS, OPT_LOG_SHAPE,
+           OPT_CLUSTER_ADDRESS };
     static const struct option options[] = {
         { "schema", required_argument, NULL, OPT_SCHEMA },
         { "profile", required_argument, NULL, OPT_PROFILE },
         { "scale", required_argument, NULL, OPT_SCALE },
         { "form", required_argument, NULL, OPT_FORM },
         { "txns", required_argument, NULL, OPT_TXNS },
+        { "log-shape", required_argument, NULL, OPT_LOG_SHAPE },
+        { "cluster-address", required_argument, NULL, OPT_CLUSTER_ADDRESS },
         { "seed", required_argument, NULL, OPT_SEED },
         { "output", required_argument, NULL, 'o' },
         { "report", required_argument, NULL, OPT_REPORT },
@@ -214,7 +230,8 @@ parse_options(int argc, char *argv[], struct options *o)
     };
 
     *o = (struct options) { .form = "snapshot", .scale = 1.0, .seed = 1,
-                            .txns = 1000 };
+                            .txns = 1000,
+                            .cluster_address = "tcp:127.0.0.1:6643" };
     opterr = 0;                 /* One message of our own, naming it. */
     for (;;) {
         int c = getopt_long(argc, argv, ":o:qh", options, NULL);
@@ -235,9 +252,10 @@ parse_options(int argc, char *argv[], struct options *o)
             }
             break;
         case OPT_FORM:
-            if (strcmp(optarg, "snapshot") && strcmp(optarg, "log")) {
-                usage_error("--form: expected snapshot or log, got \"%s\"",
-                            optarg);
+            if (strcmp(optarg, "snapshot") && strcmp(optarg, "log")
+                && strcmp(optarg, "cluster")) {
+                usage_error("--form: expected snapshot, log or cluster, got "
+                            "\"%s\"", optarg);
             }
             o->form = optarg;
             break;
@@ -252,8 +270,18 @@ parse_options(int argc, char *argv[], struct options *o)
                             c == OPT_TXNS ? " up to 100000000" : "", optarg);
             }
             *(c == OPT_TXNS ? &o->txns : &o->seed) = v;
+            o->txns_given |= c == OPT_TXNS;
             break;
         }
+        case OPT_LOG_SHAPE: o->log_shape = optarg; break;
+        case OPT_CLUSTER_ADDRESS:
+            if (strncmp(optarg, "tcp:", 4) && strncmp(optarg, "ssl:", 4)
+                && strncmp(optarg, "unix:", 5)) {
+                usage_error("--cluster-address: expected tcp:IP:PORT, "
+                            "ssl:IP:PORT or unix:PATH, got \"%s\"", optarg);
+            }
+            o->cluster_address = optarg;
+            break;
         case 'o': o->output = optarg; break;
         case OPT_REPORT: o->report = optarg; break;
         case OPT_PROGRESS: o->show_progress = true; break;
@@ -275,6 +303,10 @@ parse_options(int argc, char *argv[], struct options *o)
         usage_error("--schema, --profile and --output are required");
     }
     o->log_form = !strcmp(o->form, "log");
+    o->cluster_form = !strcmp(o->form, "cluster");
+    if (o->cluster_form && !o->txns_given) {
+        o->txns = 0;
+    }
     check_output_path("output", o->output);
     if (o->report) {
         check_output_path("report", o->report);
@@ -306,19 +338,30 @@ struct initial_counts {
     uint64_t total;
 };
 
-/* Writes the schema record, the initial record and (log form) the log. */
+/* Writes the schema record, the initial record and (log form) the log; or
+ * (cluster form) the raft header holding schema and rows, and the log as
+ * raft entries. */
 static void
 generate(struct gen *g, struct out *out, const struct db_schema *schema,
          const struct options *o, struct initial_counts *initial)
 {
-    out_record_begin(out);
-    struct ds text = DS_EMPTY_INITIALIZER;
-    json_to_ds(schema->json, 0, &text);
-    out_put(out, text.string, text.length);
-    ds_destroy(&text);
-    out_record_end(out);
+    struct gen_raft raft;
+    struct gen_frame frame;
+    if (o->cluster_form) {
+        gen_raft_init(&raft, schema, o->cluster_address, o->seed);
+        gen_raft_frame(&raft, &frame);
+        g->frame = &frame;
+        out->magic = OVSDB_CLUSTER_MAGIC;
+    } else {
+        out_record_begin(out);
+        struct ds text = DS_EMPTY_INITIALIZER;
+        json_to_ds(schema->json, 0, &text);
+        out_put(out, text.string, text.length);
+        ds_destroy(&text);
+        out_record_end(out);
+    }
 
-    gen_initial_record(g, o->log_form);
+    gen_initial_record(g, o->log_form || o->cluster_form);
     size_t nt = schema->n_tables;
     initial->atoms = xmemdup(g->atoms, nt * sizeof *g->atoms);
     memcpy(initial->by_type, g->atoms_by_type, sizeof initial->by_type);
@@ -326,8 +369,12 @@ generate(struct gen *g, struct out *out, const struct db_schema *schema,
     for (size_t t = 0; t < nt; t++) {
         initial->total += initial->atoms[t];
     }
-    if (o->log_form) {
+    if (o->log_form || (o->cluster_form && o->txns)) {
         gen_log_records(g, o->txns);
+    }
+    if (o->cluster_form) {
+        g->frame = NULL;
+        gen_raft_destroy(&raft);
     }
     if (out->error) {
         ovs_fatal(out->error, "%s: write error", output_file.name);
@@ -348,7 +395,8 @@ print_summary(const struct gen *g, const struct out *out,
             "%"PRIu64" bytes, %"PRIu64" rows, %"PRIu64" atoms%s, "
             "%.2f s (%.1f MB/s), %.2f CPU s (%.1f MB/CPU s)\n", o->output,
             o->form, out->n_records, bytes, rows, initial_total,
-            o->log_form ? " (initial)" : "", seconds,
+            o->log_form || (o->cluster_form && o->txns) ? " (initial)" : "",
+            seconds,
             seconds > 0 ? bytes / 1e6 / seconds : 0.0, cpu_seconds,
             cpu_seconds > 0 ? bytes / 1e6 / cpu_seconds : 0.0);
 }
@@ -371,7 +419,8 @@ main(int argc, char *argv[])
         db_schema_destroy(schema);
         ovs_fatal(0, "%s", err);
     }
-    if (!profile_resolve(profile, o.scale, o.seed, &err)) {
+    if (!profile_select_log_shape(profile, o.log_shape, &err)
+        || !profile_resolve(profile, o.scale, o.seed, &err)) {
         profile_destroy(profile);
         db_schema_destroy(schema);
         ovs_fatal(0, "%s", err);
@@ -408,7 +457,8 @@ main(int argc, char *argv[])
     if (o.report) {
         write_report(o.report, &g, initial.atoms, initial.total,
                      initial.by_type, o.form, o.scale, o.seed,
-                     o.log_form ? o.txns : 0, out.file_bytes, seconds,
+                     o.log_form || o.cluster_form ? o.txns : 0,
+                     out.file_bytes, seconds,
                      cpu_seconds);
     }
     /* The database goes into place last, so a report that cannot be

@@ -110,11 +110,58 @@ check_child_delete(struct lexer *lx, const struct profile *p, int target)
     return true;
 }
 
+static const char *
+op_table_name(const struct profile *p, const struct log_op *op)
+{
+    return p->schema->tables[op->table]->name;
+}
+
+/* set-add of a reference inserts a row of the referenced table: a root
+ * table's on its own, a child table's through its owner. */
+static bool
+check_set_add(struct lexer *lx, const struct profile *p,
+              const struct log_op *op, const struct table_uses *u)
+{
+    const struct col_spec *cs = &p->tables[op->table]->cols[op->col_spec];
+    if (op->has_value) {
+        return true;
+    }
+    int target = cs->elem.ref_table;
+    const struct table_spec *ts = p->tables[target];
+    const char *name = p->schema->tables[target]->name;
+    if (!ts) {
+        lex_error(lx, "log set-add: %s.%s references %s, which has no "
+                  "profile", op_table_name(p, op), cs->col->name, name);
+        return false;
+    } else if (ts->group_parent >= 0) {
+        lex_error(lx, "log set-add: rows of %s belong to groups (\"per\"): "
+                  "inserting is not supported", name);
+        return false;
+    } else if (!ts->t->is_root && !u->owned[target]) {
+        lex_error(lx, "log set-add: %s rows are neither root nor owned "
+                  "through a children column, so a new one would be "
+                  "garbage collected", name);
+        return false;
+    }
+    for (size_t c = 0; c < ts->n_cols; c++) {
+        if (ts->cols[c].elem.kind == S_CHILDREN
+            && ts->cols[c].col->type.n_min > 0) {
+            lex_error(lx, "log set-add: new %s rows need children (%s)",
+                      name, ts->cols[c].col->name);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* A log operation changes only the rows it names. */
 static bool
 check_log_op(struct lexer *lx, const struct profile *p,
              const struct log_op *op, const struct table_uses *u)
 {
+    if (op->kind == OP_SET_ADD) {
+        return check_set_add(lx, p, op, u);
+    }
     const struct table_spec *ts = p->tables[op->table];
     bool child_op = op->kind == OP_CHILD_INSERT
                     || op->kind == OP_CHILD_DELETE;

@@ -65,6 +65,9 @@ scale_all_pools(struct profile *p, double scale)
             }
         }
     }
+    for (size_t i = 0; i < p->n_ops; i++) {
+        scale_pools(&p->ops[i].value, scale);
+    }
 }
 
 /* Row counts of the tables that depend on no other; returns which tables

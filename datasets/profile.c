@@ -20,19 +20,88 @@ find_col_spec(const struct table_spec *ts, const char *name)
     return -1;
 }
 
+/* "set-add": a set column that can grow without bound, whose new element
+ * is a new row of the referenced table or, for other columns, the value
+ * spec that follows on the line. */
+static bool
+parse_set_add(struct lexer *lx, struct profile *p, struct log_op *op,
+              const char *tn, const char *cn)
+{
+    const struct col_spec *cs = &p->tables[op->table]->cols[op->col_spec];
+    const struct ovsdb_type *type = &cs->col->type;
+    if (cs->form != F_SET || type->n_max != TYPE_UNLIMITED
+        || ovsdb_type_is_map(type)) {
+        lex_error(lx, "log set-add: %s.%s must be a set column without a "
+                  "maximum size", tn, cn);
+        return false;
+    }
+    if (cs->elem.kind == S_CHILDREN) {
+        lex_error(lx, "log set-add: %s.%s is a children column (use "
+                  "child-insert)", tn, cn);
+        return false;
+    }
+    return true;
+}
+
+/* The optional tail of a log line: "hot K", then (set-add of a column that
+ * is not a reference) the new element's value spec. */
+static bool
+parse_log_tail(struct lexer *lx, struct profile *p, struct log_op *op,
+               const char *kind)
+{
+    if (lx->pos < lx->n && !strcmp(lx->tokens[lx->pos], "hot")) {
+        lx->pos++;
+        int64_t k;
+        if (!parse_int_token(lx, lex_next(lx, "hot row count"), "hot", &k)) {
+            return false;
+        }
+        if (k < 1 || op->kind == OP_INSERT || op->kind == OP_DELETE
+            || op->kind == OP_CHILD_DELETE) {
+            lex_error(lx, k < 1 ? "log %s: hot: expected a count >= 1"
+                      : "log %s: hot applies to modify, child-insert and "
+                      "set-add", kind);
+            return false;
+        }
+        op->hot = k;
+    }
+    if (op->kind == OP_SET_ADD) {
+        const struct col_spec *cs
+            = &p->tables[op->table]->cols[op->col_spec];
+        if (cs->elem.kind != S_REF) {
+            if (lx->pos >= lx->n) {
+                lex_error(lx, "log set-add: %s.%s: the new element's value "
+                          "spec is missing", p->tables[op->table]->t->name,
+                          cs->col->name);
+                return false;
+            }
+            op->has_value = true;
+            return parse_atom_spec(lx, p->schema, &cs->col->type.key,
+                                   salt_of("set-add", cs->col->name,
+                                           p->n_ops),
+                                   "log set-add", &op->value);
+        }
+    }
+    if (lx->pos < lx->n) {
+        lex_error(lx, "log %s: unexpected \"%s\"", kind,
+                  lx->tokens[lx->pos]);
+        return false;
+    }
+    return true;
+}
+
 static bool
 parse_log_line(struct lexer *lx, struct profile *p)
 {
     static const char *const names[] = {
         [OP_INSERT] = "insert", [OP_DELETE] = "delete",
         [OP_MODIFY] = "modify", [OP_CHILD_INSERT] = "child-insert",
-        [OP_CHILD_DELETE] = "child-delete",
+        [OP_CHILD_DELETE] = "child-delete", [OP_SET_ADD] = "set-add",
     };
     const char *kind = lex_next(lx, "log operation");
     if (!kind) {
         return false;
     }
-    struct log_op op = { .col_spec = -1 };
+    struct log_op op = { .col_spec = -1, .shape = p->n_log_shapes - 1 };
     size_t k;
     for (k = 0; k < ARRAY_SIZE(names); k++) {
         if (!strcmp(kind, names[k])) {
@@ -41,7 +110,7 @@ parse_log_line(struct lexer *lx, struct profile *p)
     }
     if (k == ARRAY_SIZE(names)) {
         lex_error(lx, "unknown log operation \"%s\" (insert, delete, modify, "
-                  "child-insert, child-delete)", kind);
+                  "child-insert, child-delete, set-add)", kind);
         return false;
     }
     op.kind = k;
@@ -55,7 +124,8 @@ parse_log_line(struct lexer *lx, struct profile *p)
         return false;
     }
     const struct table_spec *ts = p->tables[op.table];
-    if (k == OP_MODIFY || k == OP_CHILD_INSERT || k == OP_CHILD_DELETE) {
+    if (k == OP_MODIFY || k == OP_CHILD_INSERT || k == OP_CHILD_DELETE
+        || k == OP_SET_ADD) {
         const char *cn = lex_next(lx, "column");
         if (!cn) {
             return false;
@@ -73,7 +143,10 @@ parse_log_line(struct lexer *lx, struct profile *p)
                       "map with listed keys", tn, cn);
             return false;
         }
-        if (k != OP_MODIFY && !children) {
+        if (k == OP_SET_ADD && !parse_set_add(lx, p, &op, tn, cn)) {
+            return false;
+        }
+        if ((k == OP_CHILD_INSERT || k == OP_CHILD_DELETE) && !children) {
             lex_error(lx, "log %s: %s.%s is not a children column", kind, tn,
                       cn);
             return false;
@@ -88,8 +161,78 @@ parse_log_line(struct lexer *lx, struct profile *p)
         || op.weight < 0) {
         return false;
     }
+    bool ok = parse_log_tail(lx, p, &op, kind);
+    /* Kept even on error, so that cleanup frees its value spec. */
     p->ops = xrealloc(p->ops, (p->n_ops + 1) * sizeof *p->ops);
     p->ops[p->n_ops++] = op;
+    return ok;
+}
+
+/* "log-shape NAME": the "log" lines that follow belong to NAME. */
+static void
+parse_log_shape_line(struct lexer *lx, struct profile *p)
+{
+    const char *name = lex_next(lx, "log shape name");
+    if (!name) {
+        return;
+    }
+    if (!*name) {
+        lex_error(lx, "log-shape: empty name");
+        return;
+    }
+    for (size_t i = 0; i < p->n_log_shapes; i++) {
+        if (!strcmp(p->log_shapes[i], name)) {
+            lex_error(lx, "log-shape %s appears twice", name);
+            return;
+        }
+    }
+    if (lx->pos < lx->n) {
+        lex_error(lx, "unexpected \"%s\"", lx->tokens[lx->pos]);
+        return;
+    }
+    p->log_shapes = xrealloc(p->log_shapes, (p->n_log_shapes + 1)
+                             * sizeof *p->log_shapes);
+    p->log_shapes[p->n_log_shapes++] = xstrdup(name);
+}
+
+static void
+compute_op_weights(struct profile *p)
+{
+    double total = 0;
+    for (size_t i = 0; i < p->n_ops; i++) {
+        total += p->ops[i].weight;
+        p->ops[i].cum = llround(total * WEIGHT_SCALE);
+    }
+    p->ops_total = p->n_ops ? p->ops[p->n_ops - 1].cum : 0;
+}
+
+bool
+profile_select_log_shape(struct profile *p, const char *name,
+                         char **errorp)
+{
+    size_t shape = 0;
+    if (name) {
+        for (shape = 1; shape < p->n_log_shapes; shape++) {
+            if (!strcmp(p->log_shapes[shape], name)) {
+                break;
+            }
+        }
+        if (shape >= p->n_log_shapes) {
+            *errorp = xasprintf("%s: no \"log-shape %s\" line",
+                                p->file_name, name);
+            return false;
+        }
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_ops; i++) {
+        if (p->ops[i].shape == shape) {
+            p->ops[n++] = p->ops[i];
+        } else {
+            atom_spec_destroy(&p->ops[i].value);
+        }
+    }
+    p->n_ops = n;
+    compute_op_weights(p);
     return true;
 }
 
@@ -204,6 +347,8 @@ parse_line(struct lexer *lx, struct profile *p, struct table_spec **cur)
         }
     } else if (!strcmp(first, "log")) {
         parse_log_line(lx, p);
+    } else if (!strcmp(first, "log-shape")) {
+        parse_log_shape_line(lx, p);
     } else if (!strcmp(first, "draws")) {
         const char *how = lex_next(lx, "\"even\" or \"random\"");
         if (how && !strcmp(how, "even")) {
@@ -218,8 +363,8 @@ parse_line(struct lexer *lx, struct profile *p, struct table_spec **cur)
             lex_error(lx, "unexpected \"%s\"", lx->tokens[lx->pos]);
         }
     } else {
-        lex_error(lx, "\"%s\": expected profile, draws, table or log "
-                  "(column and key lines are indented)", first);
+        lex_error(lx, "\"%s\": expected profile, draws, table, log or "
+                  "log-shape (column and key lines are indented)", first);
     }
 }
 
@@ -256,6 +401,9 @@ profile_read(const char *file_name, const struct db_schema *schema,
     p->file_name = xstrdup(file_name);
     p->schema = schema;
     p->tables = xcalloc(schema->n_tables, sizeof *p->tables);
+    p->log_shapes = xmalloc(sizeof *p->log_shapes);
+    p->log_shapes[0] = xstrdup("");
+    p->n_log_shapes = 1;
     struct lexer lx = { .file_name = file_name };
     struct table_spec *cur = NULL;
     char *line = NULL;
@@ -282,12 +430,7 @@ profile_read(const char *file_name, const struct db_schema *schema,
         return NULL;
     }
 
-    double total = 0;
-    for (size_t i = 0; i < p->n_ops; i++) {
-        total += p->ops[i].weight;
-        p->ops[i].cum = llround(total * WEIGHT_SCALE);
-    }
-    p->ops_total = p->n_ops ? p->ops[p->n_ops - 1].cum : 0;
+    compute_op_weights(p);
     if (!p->name) {
         p->name = xstrdup(schema->name);
     }
@@ -325,7 +468,14 @@ profile_destroy(struct profile *p)
     }
     free(p->segments);
     free(p->tables);
+    for (size_t i = 0; i < p->n_ops; i++) {
+        atom_spec_destroy(&p->ops[i].value);
+    }
     free(p->ops);
+    for (size_t i = 0; i < p->n_log_shapes; i++) {
+        free(p->log_shapes[i]);
+    }
+    free(p->log_shapes);
     free(p->name);
     free(p->file_name);
     free(p);

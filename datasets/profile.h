@@ -176,14 +176,19 @@ struct table_spec {
 };
 
 enum log_op_kind { OP_INSERT, OP_DELETE, OP_MODIFY, OP_CHILD_INSERT,
-                   OP_CHILD_DELETE };
+                   OP_CHILD_DELETE, OP_SET_ADD };
 
 struct log_op {
     enum log_op_kind kind;
     int table;                  /* Target (or parent) table. */
-    int col_spec;               /* OP_MODIFY, OP_CHILD_*: column spec. */
+    int col_spec;               /* OP_MODIFY, OP_CHILD_*, OP_SET_ADD. */
     double weight;
     uint64_t cum;
+    uint64_t hot;               /* "hot K": rows drawn among the first K
+                                 * (0: among all). */
+    size_t shape;               /* Index into profile's log_shapes. */
+    bool has_value;             /* OP_SET_ADD of a non-reference column: */
+    struct atom_spec value;     /* the new element. */
 };
 
 struct profile {
@@ -195,6 +200,8 @@ struct profile {
     struct log_op *ops;
     size_t n_ops;
     uint64_t ops_total;
+    char **log_shapes;          /* [0] is "" (log lines before any */
+    size_t n_log_shapes;        /* "log-shape" line). */
     char *name;
     bool even;                  /* "draws even": sizes, group sizes and map
                                  * keys drawn stratified over the rows, so
@@ -207,6 +214,12 @@ struct profile {
 struct profile *profile_read(const char *file_name,
                              const struct db_schema *schema, char **errorp);
 void profile_destroy(struct profile *);
+
+/* Keeps only the "log" lines of log shape 'name' (NULL: those before any
+ * "log-shape" line).  On error (no such shape) returns false with a
+ * malloc'd message. */
+bool profile_select_log_shape(struct profile *, const char *name,
+                              char **errorp);
 
 /* Computes every table's row count for 'scale' and the children segments.
  * On error returns false with a malloc'd message. */

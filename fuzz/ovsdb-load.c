@@ -11,7 +11,9 @@
  *   mode bit 0 set    one record per line: each line is wrapped in a correct
  *                     "OVSDB JSON <length> <sha1>" header (the newline counts
  *                     in the length, as OVS writes it), so the fuzzer reaches
- *                     past the SHA-1 check into the schema and the records.
+ *                     past the SHA-1 check into the schema and the records;
+ *                     with bit 1 set too, "OVSDB CLUSTER" headers (a
+ *                     clustered file: raft header, then entries).
  * With FUZZ_SAVE_INPUT=FILE the database file built is saved there. */
 #include <openssl/sha.h>
 #include <stdint.h>
@@ -25,7 +27,7 @@
 #include "fuzz-file.h"
 
 static void
-put_record(struct ds *out, const uint8_t *line, size_t n)
+put_record(struct ds *out, const uint8_t *line, size_t n, bool cluster)
 {
     struct ds data = DS_EMPTY_INITIALIZER;
     unsigned char sha1[SHA_DIGEST_LENGTH];
@@ -34,7 +36,8 @@ put_record(struct ds *out, const uint8_t *line, size_t n)
     ds_put_char(&data, '\n');
     SHA1((const unsigned char *) data.string, data.length, sha1);
 
-    ds_put_format(out, "OVSDB JSON %zu ", data.length);
+    ds_put_format(out, "OVSDB %s %zu ", cluster ? "CLUSTER" : "JSON",
+                  data.length);
     for (int i = 0; i < SHA_DIGEST_LENGTH; i++) {
         ds_put_format(out, "%02x", sha1[i]);
     }
@@ -54,13 +57,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     bool wrap = data[0] & 1;
+    bool cluster = data[0] & 2;
     data++;
     size--;
     if (wrap) {
         while (size) {
             const uint8_t *nl = memchr(data, '\n', size);
             size_t n = nl ? (size_t) (nl - data) : size;
-            put_record(&file, data, n);
+            put_record(&file, data, n, cluster);
             n += nl != NULL;
             data += n;
             size -= n;

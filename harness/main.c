@@ -20,6 +20,7 @@
 #include "measure/phases.h"
 #include "measure/results-json.h"
 #include "measure/results-table.h"
+#include "server/raft-storage.h"
 #include "server/row-version.h"
 #include "server/txn.h"
 #include "util.h"
@@ -91,6 +92,12 @@ usage(FILE *stream)
 "                    where ovsdb-server's load CPU is read, after its\n"
 "                    first allocations past read_db() (docs/model.md);\n"
 "                    read-db: right after the last record is applied\n"
+"  --history-trim each|end\n"
+"                    full model, clustered files: when the transaction\n"
+"                    history is trimmed while loading; each (default):\n"
+"                    after every transaction read, as OVS since bd2a80b1d\n"
+"                    (3.3; 3.2.0, 3.1.3, 3.0.5, 2.17.8); end: once the\n"
+"                    file is read (3.1.0)\n"
 "  --help            this text\n"
 "\nWorkload options (see each workload for which apply):\n"
 "  --iterations N  --clients N  --batches K  --batch-rows R\n"
@@ -154,6 +161,7 @@ enum {
     OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_SEND, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
+    OPT_HISTORY_TRIM,
 };
 
 static void
@@ -183,6 +191,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "txn-order", required_argument, NULL, OPT_TXN_ORDER },
         { "row-uuids", required_argument, NULL, OPT_ROW_UUIDS },
         { "load-boundary", required_argument, NULL, OPT_LOAD_BOUNDARY },
+        { "history-trim", required_argument, NULL, OPT_HISTORY_TRIM },
         { "mem-breakdown", no_argument, NULL, OPT_MEM_BREAKDOWN },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
@@ -272,6 +281,10 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             row_uuid_datums = !parse_choice("row-uuids", optarg,
                                             (const char *const[]) {
                                                 "datums", "inline" });
+            break;
+        case OPT_HISTORY_TRIM:
+            history_trim = parse_choice("history-trim", optarg,
+                                        history_trim_names);
             break;
         case OPT_LOAD_BOUNDARY:
             load_boundary = parse_choice("load-boundary", optarg,
@@ -402,6 +415,10 @@ main(int argc, char *argv[])
     }
     if (!row_uuid_datums) {
         ds_put_cstr(&params, " row_uuids=inline");
+    }
+    if (history_trim != HISTORY_TRIM_EACH) {
+        ds_put_format(&params, " history_trim=%s",
+                      history_trim_names[history_trim]);
     }
     if (load_boundary != LOAD_BOUNDARY_FIRST_ANSWER) {
         ds_put_format(&params, " load_boundary=%s",

@@ -30,6 +30,9 @@ struct log_reader {
     uint64_t offset;            /* File offset of buf[buf_pos]. */
     bool eof;
 
+    bool allow_clustered;       /* log_reader_allow_clustered(). */
+    const char *magic;          /* Of record 0, which every record has. */
+
     long long record;           /* Index of the current record. */
     uint64_t record_offset;     /* File offset of its header. */
     EVP_MD_CTX *sha1;
@@ -52,6 +55,30 @@ log_reader_open(const char *file_name, char **errorp)
     r->sha1 = EVP_MD_CTX_new();
     *errorp = NULL;
     return r;
+}
+
+const char *
+log_reader_file_name(const struct log_reader *r)
+{
+    return r->file_name;
+}
+
+uint64_t
+log_reader_record_offset(const struct log_reader *r)
+{
+    return r->record_offset;
+}
+
+void
+log_reader_allow_clustered(struct log_reader *r)
+{
+    r->allow_clustered = true;
+}
+
+bool
+log_reader_is_clustered(const struct log_reader *r)
+{
+    return r->magic && !strcmp(r->magic, OVSDB_CLUSTER_MAGIC);
 }
 
 void
@@ -132,11 +159,24 @@ record_error(const struct log_reader *r, const char *format, ...)
 
 /* Parses the header line; errors carry the record's location. */
 static char *
-parse_header(const struct log_reader *r, const char *line, size_t n,
+parse_header(struct log_reader *r, const char *line, size_t n,
              size_t *lenp, uint8_t sha1[OVSDB_SHA1_LEN])
 {
     uint64_t len;
-    char *msg = ovsdb_record_parse_header(line, n, &len, sha1);
+    char *msg;
+    if (r->allow_clustered) {
+        const char *magic = r->magic ? r->magic
+                            : ovsdb_record_magic(line, n);
+        msg = ovsdb_record_parse_header_magic(line, n,
+                                              magic ? magic
+                                              : OVSDB_RECORD_MAGIC,
+                                              &len, sha1);
+        if (!msg && !r->magic) {
+            r->magic = magic;
+        }
+    } else {
+        msg = ovsdb_record_parse_header(line, n, &len, sha1);
+    }
     if (msg) {
         char *error = record_error(r, "%s", msg);
         xfree(msg);

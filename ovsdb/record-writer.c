@@ -23,6 +23,7 @@ out_init(struct out *o, int fd, const char *dir)
     o->fd = fd;
     o->dir = dir;
     o->spool_fd = -1;
+    o->magic = OVSDB_RECORD_MAGIC;
     o->sha = EVP_MD_CTX_new();
     if (!o->sha) {
         ovs_fatal(0, "EVP_MD_CTX_new failed");
@@ -81,12 +82,11 @@ out_record_begin(struct out *o)
     }
 }
 
-/* "OVSDB JSON " + length + " " + 40 hex digits + "\n". */
+/* Magic + length + " " + 40 hex digits + "\n". */
 static size_t
-header_size(int digits)
+header_size(const struct out *o, int digits)
 {
-    return sizeof OVSDB_RECORD_MAGIC - 1 + digits + 1 + 2 * OVSDB_SHA1_LEN
-           + 1;
+    return strlen(o->magic) + digits + 1 + 2 * OVSDB_SHA1_LEN + 1;
 }
 
 void
@@ -95,7 +95,7 @@ out_record_begin_direct(struct out *o, int digits)
     out_record_begin(o);
     o->direct = true;
     o->header_offset = o->file_bytes;
-    o->header_room = header_size(digits);
+    o->header_room = header_size(o, digits);
     /* The gap is filled with spaces until the header is known. */
     char gap[128];
     memset(gap, ' ', sizeof gap);
@@ -253,7 +253,8 @@ out_record_end(struct out *o)
     EVP_DigestFinal_ex(o->sha, md, &md_len);
 
     char header[OVSDB_RECORD_HEADER_MAX];
-    size_t n = ovsdb_record_format_header(header, length, md);
+    size_t n = ovsdb_record_format_header_magic(header, o->magic, length,
+                                                md);
 
     if (o->direct) {
         return record_end_direct(o, header, n);

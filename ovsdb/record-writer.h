@@ -30,6 +30,8 @@ struct out {
     int error;                  /* First errno, or 0. */
     const char *name;           /* If set, a write error is fatal and
                                  * names it (ovs_fatal()). */
+    const char *magic;          /* OVSDB_RECORD_MAGIC (set by out_init())
+                                 * or OVSDB_CLUSTER_MAGIC. */
     bool direct;                /* Body goes straight to 'fd'. */
     uint64_t header_offset;     /* Direct: where the header gap starts, */
     size_t header_room;         /* and its size. */

@@ -9,26 +9,49 @@
 #include "ds.h"
 #include "util.h"
 
+const char *
+ovsdb_record_magic(const char *line, size_t n)
+{
+    static const char *const magics[] = { OVSDB_RECORD_MAGIC,
+                                          OVSDB_CLUSTER_MAGIC };
+    for (size_t i = 0; i < ARRAY_SIZE(magics); i++) {
+        size_t len = strlen(magics[i]);
+        if (n >= len && !memcmp(line, magics[i], len)) {
+            return magics[i];
+        }
+    }
+    return NULL;
+}
+
 char *
 ovsdb_record_parse_header(const char *line, size_t n, uint64_t *lengthp,
                           uint8_t sha1[OVSDB_SHA1_LEN])
 {
-    static const char magic[] = OVSDB_RECORD_MAGIC;
-    const char *end = line + n;
-
     if (n >= 13 && !memcmp(line, "OVSDB CLUSTER", 13)) {
         return xstrdup("clustered (raft) database files are not supported; "
                        "convert with ovsdb-tool cluster-to-standalone");
     }
-    if (n < sizeof magic - 1 || memcmp(line, magic, sizeof magic - 1)) {
-        return xstrdup("bad record header (expected \"OVSDB JSON <length> "
-                       "<sha1>\")");
+    return ovsdb_record_parse_header_magic(line, n, OVSDB_RECORD_MAGIC,
+                                           lengthp, sha1);
+}
+
+char *
+ovsdb_record_parse_header_magic(const char *line, size_t n,
+                                const char *magic, uint64_t *lengthp,
+                                uint8_t sha1[OVSDB_SHA1_LEN])
+{
+    const char *end = line + n;
+    size_t magic_len = strlen(magic);
+
+    if (n < magic_len || memcmp(line, magic, magic_len)) {
+        return xasprintf("bad record header (expected \"%s<length> "
+                         "<sha1>\")", magic);
     }
 
     /* The length as OVS reads it (strtoul()): white space and a '+' may
      * precede it, and it may not be 0.  At most 18 digits: a length that
      * overflows nothing downstream. */
-    const char *p = line + sizeof magic - 1;
+    const char *p = line + magic_len;
     while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r'))) {
         p++;
     }
@@ -76,8 +99,17 @@ size_t
 ovsdb_record_format_header(char *out, uint64_t length,
                            const uint8_t sha1[OVSDB_SHA1_LEN])
 {
-    int n = snprintf(out, OVSDB_RECORD_HEADER_MAX,
-                     OVSDB_RECORD_MAGIC "%"PRIu64" ", length);
+    return ovsdb_record_format_header_magic(out, OVSDB_RECORD_MAGIC, length,
+                                            sha1);
+}
+
+size_t
+ovsdb_record_format_header_magic(char *out, const char *magic,
+                                 uint64_t length,
+                                 const uint8_t sha1[OVSDB_SHA1_LEN])
+{
+    int n = snprintf(out, OVSDB_RECORD_HEADER_MAX, "%s%"PRIu64" ", magic,
+                     length);
     ovsdb_sha1_to_hex(sha1, out + n);
     n += 2 * OVSDB_SHA1_LEN;
     out[n++] = '\n';

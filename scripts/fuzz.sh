@@ -98,14 +98,16 @@ for t in "${targets[@]}"; do
     ovsdb-load)
       tmp=$(mktemp -d)
       for kind in nb sb; do
-        for form in snapshot log; do
+        for form in snapshot log cluster; do
           $B/datasets/ovsdb-gen --schema /usr/share/ovn/ovn-$kind.ovsschema \
             --profile datasets/profiles/$kind.profile --scale 0.0001 \
             --form $form --txns 20 --seed 1 -q -o "$tmp/db"
           seed $t $kind-$form '\000' "$tmp/db"
-          # The same records without headers (mode 1 writes them).
-          grep -v '^OVSDB JSON ' "$tmp/db" >"$tmp/lines"
-          seed $t $kind-$form-lines '\001' "$tmp/lines"
+          # The same records without headers (mode 1 writes them; mode 3
+          # with the clustered magic).
+          grep -v '^OVSDB \(JSON\|CLUSTER\) ' "$tmp/db" >"$tmp/lines"
+          seed $t $kind-$form-lines \
+            "$([ $form = cluster ] && echo '\003' || echo '\001')" "$tmp/lines"
         done
       done
       rm -rf "$tmp"

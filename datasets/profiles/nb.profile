@@ -193,3 +193,12 @@ log delete Address_Set 3
 log modify Logical_Router external_ids 5
 log child-insert Logical_Router nat 5
 log child-delete Logical_Router nat 2
+
+# --log-shape sets: a CMS growing a few large groups one small
+# transaction at a time (a namespace's pods joining its port group, their
+# addresses joining its address set, rules added to its port group), so
+# that replaying the log applies many diffs to sets that keep growing.
+log-shape sets
+log set-add Port_Group ports 40 hot 8
+log set-add Address_Set addresses 30 hot 8 str "{ip4i}"
+log child-insert Port_Group acls 30 hot 8

@@ -1,12 +1,14 @@
-/* Loading a whole OVSDB standalone file into a struct db: each record
- * read by ovsdb/log-reader and applied as a transaction, errors naming the
- * file, record and byte offset. */
+/* Loading a whole OVSDB file into a struct db: each record of a standalone
+ * file read by ovsdb/log-reader and applied as a transaction (a clustered
+ * file: server/raft-storage.c), errors naming the file, record and byte
+ * offset. */
 #include "server/db-file.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/db.h"
+#include "server/raft-storage.h"
 #include "json.h"
 #include "ovsdb/log-reader.h"
 #include "ovsdb/schema.h"
@@ -40,6 +42,7 @@ db_load_file(const char *file_name, struct db **dbp,
     if (!r) {
         return error;
     }
+    log_reader_allow_clustered(r);
 
     int retval = log_reader_next(r, &json, &error);
     if (retval <= 0) {
@@ -50,6 +53,11 @@ db_load_file(const char *file_name, struct db **dbp,
         return error;
     }
     stats->records++;
+    if (log_reader_is_clustered(r)) {
+        error = raft_storage_load(r, json, dbp, stats);
+        log_reader_close(r);
+        return error;
+    }
 
     struct db_schema *schema;
     error = db_schema_from_json(json, &schema);

@@ -46,6 +46,8 @@ db_destroy(struct db *db)
     if (!db) {
         return;
     }
+    /* What a clustered load keeps shares the rows' datums. */
+    db_storage_destroy(db->storage);
     for (unsigned int i = 0; i < db->schema->n_tables; i++) {
         struct table *t = &db->tables[i];
         for (size_t b = 0; b <= t->mask; b++) {
@@ -335,6 +337,22 @@ row_clone(const struct row *src, const struct table_schema *ts)
     if (db_model == DB_MODEL_FULL) {
         row_ovs(r)->table = row_ovs(src)->table;
         copy_uuid_datums(r, src);
+    }
+    return r;
+}
+
+struct row *
+row_clone_datums(const struct row *src_, const struct table_schema *ts)
+{
+    struct row *src = (struct row *) src_;
+    struct row *r = row_alloc(ts);
+    unsigned int **refcnts = row_refcnts(r, ts);
+
+    r->uuid = src->uuid;
+    row_ovs(r)->table = row_ovs(src)->table;
+    copy_uuid_datums(r, src);
+    for (unsigned int i = 0; i < ts->n_columns; i++) {
+        row_field_share(src, ts, i, &r->fields[i], &refcnts[i]);
     }
     return r;
 }

@@ -142,7 +142,13 @@ struct db {
     struct table *tables;       /* One per schema->tables[i]. */
     unsigned long long n_txns;  /* Transactions applied. */
     long long n_atoms;          /* Full model: keys and values committed. */
+    struct db_storage *storage; /* What a clustered load keeps besides the
+                                 * rows (server/raft-storage.h), or NULL. */
 };
+
+struct db_storage;
+/* Frees what db->storage holds (defined in server/raft-storage.c). */
+void db_storage_destroy(struct db_storage *);
 
 struct db *db_create(struct db_schema *);   /* Takes ownership. */
 void db_destroy(struct db *);
@@ -167,6 +173,10 @@ struct row *row_clone(const struct row *, const struct table_schema *);
  * allocated on first share, as ovsdb_datum_clone() does) and copying the
  * weak references to it, as ovsdb_row_clone() does for a modification. */
 struct row *row_clone_shared(const struct row *, const struct table_schema *);
+/* Full model: a copy sharing every datum of 'src', without its weak
+ * references, as ovsdb_row_datum_clone() makes for the transaction
+ * history. */
+struct row *row_clone_datums(const struct row *, const struct table_schema *);
 /* Drops column 'i' of 'row' (its datum is freed unless still shared) and
  * leaves it empty. */
 void row_field_release(struct row *, const struct table_schema *,

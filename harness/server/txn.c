@@ -1243,6 +1243,13 @@ txn_commit(struct txn *txn, txn_commit_cb *cb, void *aux)
 char *
 txn_apply_record(struct db *db, const struct json *json)
 {
+    return txn_apply_record_cb(db, json, NULL, NULL);
+}
+
+char *
+txn_apply_record_cb(struct db *db, const struct json *json,
+                    txn_commit_cb *cb, void *aux)
+{
     struct txn *txn = txn_create(db);
     char *error = db_apply_rows(db, json, &txn_row_ops, txn);
     if (error) {
@@ -1251,5 +1258,5 @@ txn_apply_record(struct db *db, const struct json *json)
         xfree(txn);
         return error;
     }
-    return txn_commit(txn, NULL, NULL);
+    return txn_commit(txn, cb, aux);
 }

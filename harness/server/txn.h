@@ -32,15 +32,19 @@ extern const char *const txn_order_names[2];  /* By enum txn_order. */
  * Returns NULL or a malloc'd error; on error the database is unchanged. */
 char *txn_apply_record(struct db *, const struct json *);
 
+/* The same, calling 'cb' as txn_commit() does. */
+typedef void txn_commit_cb(void *aux, struct table *, struct row *old,
+                           struct row *new);
+char *txn_apply_record_cb(struct db *, const struct json *, txn_commit_cb *,
+                          void *aux);
+
 /* A transaction built by hand (the monitor workload's update batches). */
 struct txn *txn_create(struct db *);
 /* The writable copy of committed 'row', which takes its place in 't'. */
 struct row *txn_modify_row(struct txn *, struct table *, struct row *);
-/* Called for each row the commit changes, before the old one is freed (as
- * ovsdb_monitors_commit() is): 'old' NULL for an insert, 'new' NULL for a
- * delete. */
-typedef void txn_commit_cb(void *aux, struct table *, struct row *old,
-                           struct row *new);
+/* txn_commit_cb is called for each row the commit changes, before the old
+ * one is freed (as ovsdb_monitors_commit() is): 'old' NULL for an insert,
+ * 'new' NULL for a delete. */
 /* Checks and applies 'txn' (or undoes it on error) and frees it.  Returns
  * NULL or a malloc'd error. */
 char *txn_commit(struct txn *, txn_commit_cb *, void *aux);

@@ -117,12 +117,16 @@ def unbuilt(exes):
 
 # ------------------------------------------------------------------ datasets
 
-def dataset_path(kind, scale, form, seed, out_dir=DATASETS_DIR, txns=None):
+def dataset_path(kind, scale, form, seed, out_dir=DATASETS_DIR, txns=None,
+                 log_shape=None):
     """The cache file of one generated dataset: every generator parameter
     is in the name, so runners reuse each other's files (suite and
-    reproduce share datasets/out/)."""
-    return os.path.join(out_dir, "%s-s%g-%s-seed%d%s.ovsdb" % (
-        kind, scale, form, seed, "-txns%d" % txns if txns else ""))
+    reproduce share datasets/out/).  'form' is ovsdb-gen's (snapshot, log,
+    cluster), 'log_shape' its --log-shape (None: the profile's default log
+    lines)."""
+    return os.path.join(out_dir, "%s-s%g-%s%s-seed%d%s.ovsdb" % (
+        kind, scale, form, "-" + log_shape if log_shape else "", seed,
+        "-txns%d" % txns if txns else ""))
 
 
 def is_stale(path, inputs):
@@ -136,18 +140,20 @@ def is_stale(path, inputs):
 
 
 def ensure_dataset(build_dir, kind, scale, form, seed=1, out_dir=DATASETS_DIR, txns=None,
-                   profile=None, schema=None, regenerate=False, who="jsonbench", say=log):
+                   profile=None, schema=None, regenerate=False, who="jsonbench", say=log,
+                   log_shape=None):
     """Path of the dataset, generated with the build's ovsdb-gen unless an
     up-to-date copy is cached (is_stale).  ovsdb-gen writes through a
-    temporary file, so an interrupted run leaves no partial dataset.
-    Raises DatasetError."""
+    temporary file, so an interrupted run leaves no partial dataset.  The
+    cluster form is a one-server cluster whose raft address is ovsdb-gen's
+    default (tcp:127.0.0.1:6643).  Raises DatasetError."""
     profile = profile or os.path.join(PROFILES_DIR, kind + ".profile")
     schema = schema or SCHEMAS[kind]
     if not os.path.exists(profile):
         raise DatasetError("no %s: the %s dataset cannot be generated"
                            % (rel(os.path.abspath(profile)), kind.upper()))
     gen = os.path.join(build_dir, "datasets", "ovsdb-gen")
-    path = dataset_path(kind, scale, form, seed, out_dir, txns)
+    path = dataset_path(kind, scale, form, seed, out_dir, txns, log_shape)
     if not regenerate and not is_stale(path, [gen, profile, schema]):
         say("%s: reusing %s" % (who, rel(path)))
         return path
@@ -158,6 +164,8 @@ def ensure_dataset(build_dir, kind, scale, form, seed=1, out_dir=DATASETS_DIR, t
            "--form", form, "--seed", str(seed), "-q"]
     if txns:
         cmd += ["--txns", str(txns)]
+    if log_shape:
+        cmd += ["--log-shape", log_shape]
     cmd += ["-o", path]
     say("%s: generating %s" % (who, rel(path)))
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -2,7 +2,9 @@
 """Bad input gets a clear error: for each kind of damage (missing, empty,
 a directory, not OVSDB at all, truncated in a header or a body, wrong
 length or SHA-1, invalid JSON, tables, columns or types the schema lacks, a
-bad schema, clustered), jsonbench exits with status 1, prints one line that
+bad schema; clustered files with a bad header, no snapshot, an entry
+out of order or not matching the schema, a record of another format),
+jsonbench exits with status 1, prints one line that
 names the file, the record and its byte offset (and what is wrong), and
 leaves no output file, not even a temporary one.
 
@@ -34,6 +36,13 @@ def record_bytes(payload):
     return (b'OVSDB JSON %d %s\n' % (len(payload),
                                      hashlib.sha1(payload).hexdigest()
                                      .encode()) + payload)
+
+
+def cluster_record(obj):
+    payload = json.dumps(obj).encode() + b'\n'
+    return (b'OVSDB CLUSTER %d %s\n' % (len(payload),
+                                        hashlib.sha1(payload).hexdigest()
+                                        .encode()) + payload)
 
 
 def rebuild(recs, index, payload=None, header=None):
@@ -92,6 +101,15 @@ def main():
     i = flipped.index(b'"', 10) + 1     # Inside some string.
     flipped[i] = ord('Q') if flipped[i] != ord('Q') else ord('R')
 
+    # A one-server cluster's header (record 0) holding the file's schema.
+    schema = json.loads(recs[0][3])
+    header_base = {'server_id': '5cd05e5c-750d-4cf2-a15b-9a18669a993d',
+                   'local_address': 'unix:s1.raft', 'name': schema['name']}
+    snap = cluster_record(dict(header_base, prev_index=1, prev_term=1,
+                               prev_data=[schema, {}],
+                               prev_eid='f6dbd039-98a0-4d12-83b3-'
+                                        'b6a507dfb2aa'))
+
     cases = [
         # (name, file bytes or None for a missing file, record, offset,
         #  words the message must contain)
@@ -134,7 +152,26 @@ def main():
          h1_off, ['does not match the schema', 'expected integer']),
         ('bad-schema', rebuild(recs, 0, payload=b'{"name":"x"}\n'), 0, 0,
          ['bad schema']),
-        ('clustered', b'OVSDB CLUSTER 10 0000\n', 0, 0, ['clustered']),
+        ('clustered-header', b'OVSDB CLUSTER 10 0000\n', 0, 0,
+         ['bad SHA-1']),
+        ('clustered-no-snapshot', cluster_record(header_base), 0, 0,
+         ['without a snapshot']),
+        ('clustered-bad-snapshot', cluster_record(dict(
+            header_base, prev_index=1, prev_term=1,
+            prev_data=[schema, {'No_Such_Table': {}}])), 0, 0,
+         ['snapshot does not match the schema', 'No_Such_Table']),
+        ('clustered-entry-index', snap + cluster_record(
+            {'term': 1, 'index': 5, 'data': [None, {}]}), 1, len(snap),
+         ['raft entry index 5, expected 2']),
+        ('clustered-entry-schema', snap + cluster_record(
+            {'term': 1, 'index': 2, 'data': [schema, {}]}), 1, len(snap),
+         ['replaces the schema']),
+        ('clustered-entry-table', snap + cluster_record(
+            {'term': 1, 'index': 2, 'data': [None, {'No_Such_Table': {}}]}),
+         1, len(snap), ['raft entry 2 does not match the schema',
+                        'No_Such_Table']),
+        ('clustered-standalone-record', snap + record_bytes(b'{}\n'), 1,
+         len(snap), ['bad record header', 'OVSDB CLUSTER']),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for name, content, record, offset, words in cases:

@@ -92,6 +92,23 @@ test_record(void)
     CHECK(error_has(ovsdb_record_parse_header(line, strlen(line), &length,
                                               back), "bad record header"));
 
+    /* Clustered records: same framing, their own magic. */
+    n = ovsdb_record_format_header_magic(header, OVSDB_CLUSTER_MAGIC, 42,
+                                         sha1);
+    CHECK(n == strlen("OVSDB CLUSTER 42 ") + 41);
+    CHECK(!strcmp(ovsdb_record_magic(header, n), OVSDB_CLUSTER_MAGIC));
+    CHECK(!ovsdb_record_parse_header_magic(header, n - 1, OVSDB_CLUSTER_MAGIC,
+                                           &length, back));
+    CHECK(length == 42 && !memcmp(sha1, back, sizeof sha1));
+    CHECK(error_has(ovsdb_record_parse_header_magic(header, n - 1,
+                                                    OVSDB_RECORD_MAGIC,
+                                                    &length, back),
+                    "expected \"OVSDB JSON"));
+    snprintf(line, sizeof line, "OVSDB JSON 3 %s", sha);
+    CHECK(!strcmp(ovsdb_record_magic(line, strlen(line)),
+                  OVSDB_RECORD_MAGIC));
+    CHECK(!ovsdb_record_magic("OVSDB", 5));
+
     /* The writer's record: length and SHA-1 cover the JSON and newline. */
     struct ds d = DS_EMPTY_INITIALIZER;
     ovsdb_record_to_ds("{}", 2, &d);

@@ -117,6 +117,56 @@ def test_given_files(tmp):
         check("nope.db" in str(exc), "a missing file is named: %s" % exc)
 
 
+def test_cluster_form(tmp):
+    """The cluster form and the sets log shape: names that carry them, the
+    generator's options, and a clustered file given by hand."""
+    bdir = os.path.join(tmp, "build")
+    os.makedirs(os.path.join(bdir, "datasets"))
+    gen = os.path.join(bdir, "datasets", "ovsdb-gen")
+    argv = os.path.join(tmp, "argv")
+    with open(gen, "w") as f:
+        f.write('#!/bin/sh\necho "$@" > "%s"\nout=\nwhile [ $# -gt 0 ]; do\n'
+                '  if [ "$1" = -o ]; then out=$2; fi\n  shift\ndone\n'
+                'printf \'OVSDB CLUSTER 2 0\\n{}\\n\' > "$out"\n' % argv)
+    os.chmod(gen, 0o755)
+    ds = D.generated("nb", 0.1, "cluster", 1, os.path.join(tmp, "out"), txns=500,
+                     log_shape="sets")
+    check(ds["label"] == "nb-0.1-cluster-sets"
+          and os.path.basename(ds["path"]) == "nb-s0.1-cluster-sets-seed1-txns500.ovsdb",
+          "cluster form names: %s" % ds)
+    D.ensure(bdir, ds, 1, say=lambda msg: None)
+    with open(argv) as f:
+        args = f.read().split()
+    check(args[args.index("--form") + 1] == "cluster"
+          and args[args.index("--txns") + 1] == "500"
+          and args[args.index("--log-shape") + 1] == "sets",
+          "ovsdb-gen gets the form, txns and log shape: %s" % args)
+    got = D.from_files([ds["path"]])
+    check([(d["label"], d["form"]) for d in got] == [("nb-0.1-cluster-sets", "cluster")],
+          "a generated clustered file given by hand keeps its label: %s" % got)
+    mine = os.path.join(tmp, "mine.db")
+    with open(mine, "w") as f:
+        f.write('OVSDB CLUSTER 2 0\n{"name":"OVN_Southbound"}\n')
+    got = D.from_files([mine])
+    check([(d["kind"], d["form"]) for d in got] == [("sb", "any")]
+          and D.is_clustered(mine), "a clustered file by hand: %s" % got)
+    # The real runner loads, dumps and monitors clustered files; compact
+    # (log forms) and raft (create-cluster from a standalone file) do not.
+    jobs = runner.plan(["load", "dump", "compact", "raft"],
+                       [ds, D.generated("nb", 0.1, "snapshot"),
+                        D.generated("nb", 0.1, "log")])
+    check(sorted((w, d["form"]) for w, d in jobs)
+          == [("compact", "log"), ("dump", "cluster"), ("dump", "snapshot"),
+              ("load", "cluster"), ("load", "snapshot"), ("raft", "snapshot")],
+          "real runner's plan with a clustered dataset: %s"
+          % [(w, d["form"]) for w, d in jobs])
+    try:
+        D.generated("nb", 0.1, "raft")
+        check(False, "an unknown form must fail")
+    except D.Error as exc:
+        check("raft" in str(exc), "an unknown form is named: %s" % exc)
+
+
 def main():
     root = sys.argv[1]
     check(os.path.samefile(build.ROOT, root), "package from this tree")
@@ -124,6 +174,8 @@ def main():
         test_real_runner_staleness(tmp)
     with tempfile.TemporaryDirectory(prefix="datasets-test-") as tmp:
         test_given_files(tmp)
+    with tempfile.TemporaryDirectory(prefix="datasets-test-") as tmp:
+        test_cluster_form(tmp)
     return check.finish("ok: one dataset rule for the suite, the reproduction and the "
                         "real runner")
 

@@ -87,13 +87,16 @@ def datasets_from_args(args, workloads):
 
 def plan(workloads, datasets):
     """(workload, dataset) pairs: compact on log forms, the rest on
-    snapshots; a dataset of form 'any' takes every workload.  txn has its
-    own schema: it runs once, filed under the first NB dataset, as the
-    suite files the model's txn."""
+    snapshots, and load, dump and monitor on clustered files too; a dataset
+    of form 'any' takes every workload.  txn has its own schema: it runs
+    once, filed under the first NB dataset, as the suite files the model's
+    txn."""
     jobs = []
     for w in workloads:
-        want = "log" if w == "compact" else "snapshot"
-        mine = [ds for ds in datasets if ds["form"] in (want, "any")]
+        want = (("log",) if w == "compact"
+                else ("snapshot", "cluster") if w in ("load", "dump", "monitor")
+                else ("snapshot",))
+        mine = [ds for ds in datasets if ds["form"] in want + ("any",)]
         if w in ("txn", "raft"):
             mine = ([ds for ds in mine if ds["kind"] == "nb"] or mine)[:1]
         jobs += [(w, ds) for ds in mine]
