@@ -361,15 +361,7 @@ struct row *
 row_clone_shared(const struct row *src_, const struct table_schema *ts)
 {
     struct row *src = (struct row *) src_;
-    struct row *r = row_alloc(ts);
-    unsigned int **refcnts = row_refcnts(r, ts);
-
-    r->uuid = src->uuid;
-    row_ovs(r)->table = row_ovs(src)->table;
-    copy_uuid_datums(r, src);
-    for (unsigned int i = 0; i < ts->n_columns; i++) {
-        row_field_share(src, ts, i, &r->fields[i], &refcnts[i]);
-    }
+    struct row *r = row_clone_datums(src_, ts);
 
     struct hmap *dst_refs = &row_ovs(src)->dst_refs;
     for (struct hmap_node *node = hmap_first(dst_refs); node;

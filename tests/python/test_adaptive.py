@@ -11,16 +11,12 @@ import os
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from testkit import Checks  # noqa: E402
 from jsonbench import adaptive, build, gbench, reproduce
 from jsonbench import claims as C
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: %s" % what, file=sys.stderr)
+check = Checks()
 
 
 def doc(values):
@@ -90,11 +86,7 @@ def main():
     appending()
     ordering()
     end_to_end(sys.argv[1])
-    if failures:
-        print("%d check(s) failed" % len(failures), file=sys.stderr)
-        return 1
-    print("adaptive: all checks passed")
-    return 0
+    return check.finish("adaptive: all checks passed")
 
 
 if __name__ == "__main__":

@@ -12,18 +12,15 @@ usage: test_intervals.py   (PYTHONPATH=python)"""
 import itertools
 import math
 import random
+import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from testkit import Checks  # noqa: E402
 from jsonbench import claims as C
 from jsonbench import intervals as I
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: %s" % what, file=sys.stderr)
+check = Checks()
 
 
 def brute_signed_rank_cdf(n):
@@ -176,11 +173,7 @@ def main():
     coverage()
     decisions()
     claim_verdicts()
-    if failures:
-        print("%d check(s) failed" % len(failures), file=sys.stderr)
-        return 1
-    print("intervals: all checks passed")
-    return 0
+    return check.finish("intervals: all checks passed")
 
 
 if __name__ == "__main__":
