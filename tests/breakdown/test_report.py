@@ -127,14 +127,14 @@ def main():
     rows = {tuple(c.strip() for c in line.strip("|").split("|")[:3]): line
             for line in summ.split("\n") if line.startswith("| nb-1")}
     load_cpu = rows.get(("nb-1", "load", "CPU time"), "")
-    check("| fast |" in load_cpu and "+49.0%" in load_cpu and "†" in load_cpu,
+    check("| fast |" in load_cpu and "-49.0% [" in load_cpu and "†" in load_cpu,
           "load CPU row: %r" % load_cpu)
     dump_cpu = rows.get(("nb-1", "dump", "CPU time"), "")
     check("| ovs (next: fast) |" in dump_cpu or "| fast |" in dump_cpu,
           "dump CPU best: %r" % dump_cpu)
     check("n.s." in dump_cpu, "dump CPU not significant: %r" % dump_cpu)
     load_rss = rows.get(("nb-1", "load", "RSS after"), "")
-    check("| slow |" in load_rss and "+10.0%" in load_rss, "load RSS row: %r" % load_rss)
+    check("| slow |" in load_rss and "-10.0% [-10.0%, -10.0%]" in load_rss, "load RSS row: %r" % load_rss)
     check(not any(k[1] == "load-breakdown" for k in rows), "the profiling run is not summarized")
     check("charts/pareto-rss-cpu.png" in summ, "Pareto chart in the summary")
     check("Pareto-optimal (RSS after load vs load CPU): nb-1: `fast`, `ovs`, `slow`." in summ,
@@ -152,9 +152,10 @@ def main():
         check("97.8%" in r, "ovs tagged share: %r" % r)
         check("8 MiB (8.0%)" in r, "ovs malloc overhead: %r" % r)
 
-    ba = section(md, "Before / After / Improvement")
+    ba = section(md, "Before / After / Change")
     fast_load = [l for l in ba.split("\n") if l.startswith("| nb-1 | load |") and "-> 52 ms" in l]
-    check(bool(fast_load) and "(+49.0%) †" in fast_load[0], "before/after mark: %r" % fast_load)
+    check(bool(fast_load) and "(-49.0% [" in fast_load[0] and "] †)" in fast_load[0],
+          "before/after change, interval and mark: %r" % fast_load)
     marks = [l for l in ba.split("\n") if l.startswith("| nb-1 | dump |") and "n.s." in l]
     check(bool(marks), "before/after dump rows marked n.s.")
     slow_dump = [l for l in ba.split("\n") if l.startswith("| nb-1 | dump |") and "-> 300 ms" in l]

@@ -183,7 +183,7 @@ def main():
         if ab is None or "Before (`ovs-HEAD-back2`) -> After (`ovs-HEAD`)" \
                 not in ab:
             fail("real A/B table of HEAD~2 -> HEAD missing:\n%s" % ab)
-        ba = section(md, "Before / After / Improvement") or ""
+        ba = section(md, "Before / After / Change") or ""
         if "ovs-debian" in ba:
             fail("real builds leak into the model's Before/After tables")
         print("ok: model and real OVS in one results folder and report")
