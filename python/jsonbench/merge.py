@@ -288,8 +288,12 @@ def merge_claims(good, out_dir, n):
     if not metas:
         return
     meta = dict(metas[0][1])
-    runs, stats, seconds, real = {}, {}, {}, None
+    runs, stats, seconds, real, instr = {}, {}, {}, None, {}
     for s, m in metas:
+        # Each shard counts the instructions of its own timing claims.
+        for key, info in (m.get("instructions") or {}).items():
+            if info.get("file") or key not in instr:
+                instr[key] = info
         for key, info in m.get("runs", {}).items():
             if key not in runs or _rank(info) > _rank(runs[key]):
                 runs[key] = info
@@ -314,6 +318,8 @@ def merge_claims(good, out_dir, n):
                 shards_duration_s=sum(m.get("duration_s") or 0 for _s, m in metas))
     if real is not None:
         meta["real"] = real
+    if instr:
+        meta["instructions"] = instr
     gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
 
 

@@ -3,7 +3,8 @@
 groups), the merge of made-up shard folders (every job once; a missing or
 unfinished shard as failure entries; refusals of another commit, plan,
 split or dataset, writing nothing; a warning for mixed CPU models), and
-the scripts the Slurm and GNU parallel engines write, and compare_claims.py's
+the scripts the Slurm and GNU parallel engines write, the instruction
+counts of a sharded claims reproduction, and compare_claims.py's
 repetition spread.
 
 usage: test_merge.py SOURCE_ROOT"""
@@ -305,11 +306,36 @@ def test_parallel_hosts(tmp):
           "joblog_summary without a joblog says so")
 
 
+def test_merge_claims_instructions(tmp):
+    """Each shard of a claims reproduction counts the instructions of its
+    own timing claims: the merged claims-run.json has every shard's."""
+    class Shard:
+        def __init__(self, k, meta):
+            self.k, self.path = k, os.path.join(tmp, "claims-%d" % k)
+            os.makedirs(self.path)
+            with open(os.path.join(self.path, "claims-run.json"), "w") as fh:
+                json.dump(dict(meta, claims={"claims": []}), fh)
+
+    one = Shard(1, {"runs": {}, "complete": True, "instructions_scale": 0.01,
+                    "instructions": {"a": {"file": "runs/a.json"},
+                                     "b": {"error": "run by another shard"}}})
+    two = Shard(2, {"runs": {}, "complete": True, "instructions_scale": 0.01,
+                    "instructions": {"b": {"file": "runs/b.json"}}})
+    out = os.path.join(tmp, "claims-merged")
+    os.makedirs(out)
+    merge.merge_claims([one, two], out, 2)
+    with open(os.path.join(out, "claims-run.json")) as fh:
+        got = json.load(fh)["instructions"]
+    check(got == {"a": {"file": "runs/a.json"}, "b": {"file": "runs/b.json"}},
+          "merged claims keep every shard's instruction counts: %s" % got)
+
+
 def main():
     test_split()
     with tempfile.TemporaryDirectory(prefix="jsonbench-merge-test-") as tmp:
         test_merge(tmp)
         test_refusals(tmp)
+        test_merge_claims_instructions(tmp)
         test_compare_spread()
         test_engines(tmp)
     return check.finish("ok: split, merge, refusals, engine scripts")
