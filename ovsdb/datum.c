@@ -14,6 +14,151 @@
 
 enum string_atoms string_atoms = STRING_ATOMS_SHARED;
 
+/* ---- The string pool ---- */
+
+bool string_pool;
+
+/* One entry per distinct string: what an OVS 'struct hmap_node' plus a
+ * pointer would take (the hash, the chain, the node). */
+struct pool_entry {
+    struct pool_entry *next;
+    uint32_t hash;
+    struct json *s;             /* Holds one reference. */
+};
+
+static struct {
+    struct pool_entry **buckets;
+    size_t mask;                /* Number of buckets - 1, or 0 without. */
+    size_t n;
+    unsigned long long hits, lookups;
+} pool;
+
+static uint32_t
+pool_hash(const char *s)
+{
+    return hash_string(s, 0);
+}
+
+static void
+pool_expand(void)
+{
+    size_t n_buckets = pool.buckets ? (pool.mask + 1) * 2 : 64;
+    struct pool_entry **b = xcalloc_as(XALLOC_INTERN, n_buckets,
+                                       sizeof *b);
+    if (pool.buckets) {
+        for (size_t i = 0; i <= pool.mask; i++) {
+            struct pool_entry *e, *next;
+            for (e = pool.buckets[i]; e; e = next) {
+                next = e->next;
+                struct pool_entry **head = &b[e->hash & (n_buckets - 1)];
+                e->next = *head;
+                *head = e;
+            }
+        }
+        xfree(pool.buckets);
+    }
+    pool.buckets = b;
+    pool.mask = n_buckets - 1;
+}
+
+/* The pooled node equal to string node 'json' (a new reference), adding
+ * one made from 'json' as SHARED or COPY says if there is none. */
+static struct json *
+string_pool_get(const struct json *json)
+{
+    const char *s = json_string(json);
+    uint32_t hash = pool_hash(s);
+
+    pool.lookups++;
+    if (pool.buckets) {
+        for (struct pool_entry *e = pool.buckets[hash & pool.mask]; e;
+             e = e->next) {
+            if (e->hash == hash && !strcmp(json_string(e->s), s)) {
+                pool.hits++;
+                return json_clone(e->s);
+            }
+        }
+    }
+    if (pool.n >= (pool.buckets ? pool.mask + 1 : 0)) {
+        pool_expand();
+    }
+    struct json *node = (string_atoms == STRING_ATOMS_SHARED
+                         ? json_clone(json) : json_deep_clone(json));
+    struct pool_entry *e = xmalloc_as(XALLOC_INTERN, sizeof *e);
+    e->hash = hash;
+    e->s = json_clone(node);
+    struct pool_entry **head = &pool.buckets[hash & pool.mask];
+    e->next = *head;
+    *head = e;
+    pool.n++;
+    return node;
+}
+
+/* Drops the pool's entry for 'node' (and its reference), if it has one. */
+static void
+string_pool_release(struct json *node)
+{
+    if (!pool.buckets) {
+        return;
+    }
+    uint32_t hash = pool_hash(json_string(node));
+    for (struct pool_entry **p = &pool.buckets[hash & pool.mask]; *p;
+         p = &(*p)->next) {
+        struct pool_entry *e = *p;
+        if (e->s == node) {
+            *p = e->next;
+            json_destroy(e->s);
+            xfree(e);
+            pool.n--;
+            return;
+        }
+    }
+}
+
+void
+string_pool_sweep(void)
+{
+    if (!pool.buckets) {
+        return;
+    }
+    for (size_t i = 0; i <= pool.mask; i++) {
+        for (struct pool_entry **p = &pool.buckets[i]; *p; ) {
+            struct pool_entry *e = *p;
+            if (json_refcount(e->s) == 1) {
+                *p = e->next;
+                json_destroy(e->s);
+                xfree(e);
+                pool.n--;
+            } else {
+                p = &e->next;
+            }
+        }
+    }
+    if (!pool.n) {
+        xfree(pool.buckets);
+        pool.buckets = NULL;
+        pool.mask = 0;
+    }
+}
+
+size_t
+string_pool_size(void)
+{
+    return pool.n;
+}
+
+unsigned long long
+string_pool_hits(void)
+{
+    return pool.hits;
+}
+
+unsigned long long
+string_pool_lookups(void)
+{
+    return pool.lookups;
+}
+
 void
 atom_init_default(union atom *a, enum atomic_type type)
 {
@@ -37,6 +182,9 @@ void
 atom_destroy(union atom *a, enum atomic_type type)
 {
     if (type == ATOMIC_STRING) {
+        if (string_pool && json_refcount(a->s) == 2) {
+            string_pool_release(a->s);
+        }
         json_destroy(a->s);
     }
 }
@@ -166,8 +314,9 @@ atom_from_json(union atom *a, const struct base_type *b,
         }
         /* By default the stored atom is the parsed node itself, as in
          * OVS >= 2.17. */
-        a->s = (string_atoms == STRING_ATOMS_SHARED
-                ? json_clone(json) : json_deep_clone(json));
+        a->s = (string_pool ? string_pool_get(json)
+                : string_atoms == STRING_ATOMS_SHARED ? json_clone(json)
+                : json_deep_clone(json));
         break;
     case ATOMIC_UUID: {
         if (jt != JSON_ARRAY || json_array_size(json) != 2
