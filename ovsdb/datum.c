@@ -18,17 +18,14 @@ enum string_atoms string_atoms = STRING_ATOMS_SHARED;
 
 bool string_pool;
 
-/* One entry per distinct string: what an OVS 'struct hmap_node' plus a
- * pointer would take (the hash, the chain, the node). */
-struct pool_entry {
-    struct pool_entry *next;
-    uint32_t hash;
-    struct json *s;             /* Holds one reference. */
-};
-
+/* An open-addressing table of the pooled nodes (linear probing, at most
+ * 3/4 full), so that a distinct string costs the pool 8 to 16 bytes of
+ * slots and no block of its own, about what a pool whose linkage lives in
+ * the string node itself costs (a hash map node in the room of the inline
+ * string, as a patch to OVS's struct json can put it). */
 static struct {
-    struct pool_entry **buckets;
-    size_t mask;                /* Number of buckets - 1, or 0 without. */
+    struct json **slots;
+    size_t mask;                /* Number of slots - 1, or 0 without. */
     size_t n;
     unsigned long long hits, lookups;
 } pool;
@@ -40,25 +37,29 @@ pool_hash(const char *s)
 }
 
 static void
-pool_expand(void)
+pool_put(struct json **slots, size_t mask, struct json *node)
 {
-    size_t n_buckets = pool.buckets ? (pool.mask + 1) * 2 : 64;
-    struct pool_entry **b = xcalloc_as(XALLOC_INTERN, n_buckets,
-                                       sizeof *b);
-    if (pool.buckets) {
+    size_t i = pool_hash(json_string(node)) & mask;
+    while (slots[i]) {
+        i = (i + 1) & mask;
+    }
+    slots[i] = node;
+}
+
+static void
+pool_resize(size_t n_slots)
+{
+    struct json **slots = xcalloc_as(XALLOC_INTERN, n_slots, sizeof *slots);
+    if (pool.slots) {
         for (size_t i = 0; i <= pool.mask; i++) {
-            struct pool_entry *e, *next;
-            for (e = pool.buckets[i]; e; e = next) {
-                next = e->next;
-                struct pool_entry **head = &b[e->hash & (n_buckets - 1)];
-                e->next = *head;
-                *head = e;
+            if (pool.slots[i]) {
+                pool_put(slots, n_slots - 1, pool.slots[i]);
             }
         }
-        xfree(pool.buckets);
+        xfree(pool.slots);
     }
-    pool.buckets = b;
-    pool.mask = n_buckets - 1;
+    pool.slots = slots;
+    pool.mask = n_slots - 1;
 }
 
 /* The pooled node equal to string node 'json' (a new reference), adding
@@ -70,46 +71,63 @@ string_pool_get(const struct json *json)
     uint32_t hash = pool_hash(s);
 
     pool.lookups++;
-    if (pool.buckets) {
-        for (struct pool_entry *e = pool.buckets[hash & pool.mask]; e;
-             e = e->next) {
-            if (e->hash == hash && !strcmp(json_string(e->s), s)) {
+    if (pool.slots) {
+        for (size_t i = hash & pool.mask; pool.slots[i];
+             i = (i + 1) & pool.mask) {
+            if (!strcmp(json_string(pool.slots[i]), s)) {
                 pool.hits++;
-                return json_clone(e->s);
+                return json_clone(pool.slots[i]);
             }
         }
     }
-    if (pool.n >= (pool.buckets ? pool.mask + 1 : 0)) {
-        pool_expand();
+    if (!pool.slots || (pool.n + 1) * 4 > (pool.mask + 1) * 3) {
+        pool_resize(pool.slots ? (pool.mask + 1) * 2 : 1024);
     }
     struct json *node = (string_atoms == STRING_ATOMS_SHARED
                          ? json_clone(json) : json_deep_clone(json));
-    struct pool_entry *e = xmalloc_as(XALLOC_INTERN, sizeof *e);
-    e->hash = hash;
-    e->s = json_clone(node);
-    struct pool_entry **head = &pool.buckets[hash & pool.mask];
-    e->next = *head;
-    *head = e;
+    size_t i = hash & pool.mask;
+    while (pool.slots[i]) {
+        i = (i + 1) & pool.mask;
+    }
+    pool.slots[i] = json_clone(node);
     pool.n++;
     return node;
+}
+
+/* Empties slot 'i', moving back the nodes after it that probed past it. */
+static void
+pool_remove_slot(size_t i)
+{
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & pool.mask;
+        if (!pool.slots[j]) {
+            break;
+        }
+        size_t k = pool_hash(json_string(pool.slots[j])) & pool.mask;
+        /* Stays if its home 'k' lies cyclically in (i, j]. */
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j)) {
+            continue;
+        }
+        pool.slots[i] = pool.slots[j];
+        i = j;
+    }
+    pool.slots[i] = NULL;
+    pool.n--;
 }
 
 /* Drops the pool's entry for 'node' (and its reference), if it has one. */
 static void
 string_pool_release(struct json *node)
 {
-    if (!pool.buckets) {
+    if (!pool.slots) {
         return;
     }
-    uint32_t hash = pool_hash(json_string(node));
-    for (struct pool_entry **p = &pool.buckets[hash & pool.mask]; *p;
-         p = &(*p)->next) {
-        struct pool_entry *e = *p;
-        if (e->s == node) {
-            *p = e->next;
-            json_destroy(e->s);
-            xfree(e);
-            pool.n--;
+    for (size_t i = pool_hash(json_string(node)) & pool.mask; pool.slots[i];
+         i = (i + 1) & pool.mask) {
+        if (pool.slots[i] == node) {
+            pool_remove_slot(i);
+            json_destroy(node);
             return;
         }
     }
@@ -118,25 +136,27 @@ string_pool_release(struct json *node)
 void
 string_pool_sweep(void)
 {
-    if (!pool.buckets) {
+    if (!pool.slots) {
         return;
     }
-    for (size_t i = 0; i <= pool.mask; i++) {
-        for (struct pool_entry **p = &pool.buckets[i]; *p; ) {
-            struct pool_entry *e = *p;
-            if (json_refcount(e->s) == 1) {
-                *p = e->next;
-                json_destroy(e->s);
-                xfree(e);
-                pool.n--;
-            } else {
-                p = &e->next;
-            }
+    struct json **old = pool.slots;
+    size_t n_slots = pool.mask + 1;
+    pool.slots = xcalloc_as(XALLOC_INTERN, n_slots, sizeof *pool.slots);
+    pool.n = 0;
+    for (size_t i = 0; i < n_slots; i++) {
+        if (!old[i]) {
+            continue;
+        } else if (json_refcount(old[i]) == 1) {
+            json_destroy(old[i]);
+        } else {
+            pool_put(pool.slots, pool.mask, old[i]);
+            pool.n++;
         }
     }
+    xfree(old);
     if (!pool.n) {
-        xfree(pool.buckets);
-        pool.buckets = NULL;
+        xfree(pool.slots);
+        pool.slots = NULL;
         pool.mask = 0;
     }
 }

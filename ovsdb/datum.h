@@ -52,7 +52,8 @@ extern enum string_atoms string_atoms;
  * (the pool's and the atom's references are all that is left).  An entry
  * whose last user was not an atom (a JSON reply holding a clone when the
  * atom went) stays until a lookup reuses it or string_pool_sweep() drops
- * it.  Entries are blocks of the breakdown's 'intern' category. */
+ * it.  The table is an array of node pointers, no block per entry, in
+ * the breakdown's 'intern' category. */
 extern bool string_pool;
 /* Drops the entries nobody but the pool holds, and frees the table once it
  * is empty (db_destroy() calls it). */
