@@ -335,6 +335,10 @@ main(int argc, char *argv[])
 
     program_name = slash ? slash + 1 : argv[0];
     parse_options(argc, argv, &o);
+    /* What the impl asks of the server model (impls/ovs-intern,
+     * impls/ovs-slimref): set before anything is read. */
+    string_pool = impl_has_feature("string-pool");
+    weak_refs_slim = impl_has_feature("slim-weak-refs");
 
     const struct workload *w = workload_find(o.workload);
     if (!w) {

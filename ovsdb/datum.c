@@ -14,6 +14,171 @@
 
 enum string_atoms string_atoms = STRING_ATOMS_SHARED;
 
+/* ---- The string pool ---- */
+
+bool string_pool;
+
+/* An open-addressing table of the pooled nodes (linear probing, at most
+ * 3/4 full), so that a distinct string costs the pool 8 to 16 bytes of
+ * slots and no block of its own, about what a pool whose linkage lives in
+ * the string node itself costs (a hash map node in the room of the inline
+ * string, as a patch to OVS's struct json can put it). */
+static struct {
+    struct json **slots;
+    size_t mask;                /* Number of slots - 1, or 0 without. */
+    size_t n;
+    unsigned long long hits, lookups;
+} pool;
+
+static uint32_t
+pool_hash(const char *s)
+{
+    return hash_string(s, 0);
+}
+
+static void
+pool_put(struct json **slots, size_t mask, struct json *node)
+{
+    size_t i = pool_hash(json_string(node)) & mask;
+    while (slots[i]) {
+        i = (i + 1) & mask;
+    }
+    slots[i] = node;
+}
+
+static void
+pool_resize(size_t n_slots)
+{
+    struct json **slots = xcalloc_as(XALLOC_INTERN, n_slots, sizeof *slots);
+    if (pool.slots) {
+        for (size_t i = 0; i <= pool.mask; i++) {
+            if (pool.slots[i]) {
+                pool_put(slots, n_slots - 1, pool.slots[i]);
+            }
+        }
+        xfree(pool.slots);
+    }
+    pool.slots = slots;
+    pool.mask = n_slots - 1;
+}
+
+/* The pooled node equal to string node 'json' (a new reference), adding
+ * one made from 'json' as SHARED or COPY says if there is none. */
+static struct json *
+string_pool_get(const struct json *json)
+{
+    const char *s = json_string(json);
+    uint32_t hash = pool_hash(s);
+
+    pool.lookups++;
+    if (pool.slots) {
+        for (size_t i = hash & pool.mask; pool.slots[i];
+             i = (i + 1) & pool.mask) {
+            if (!strcmp(json_string(pool.slots[i]), s)) {
+                pool.hits++;
+                return json_clone(pool.slots[i]);
+            }
+        }
+    }
+    if (!pool.slots || (pool.n + 1) * 4 > (pool.mask + 1) * 3) {
+        pool_resize(pool.slots ? (pool.mask + 1) * 2 : 1024);
+    }
+    struct json *node = (string_atoms == STRING_ATOMS_SHARED
+                         ? json_clone(json) : json_deep_clone(json));
+    size_t i = hash & pool.mask;
+    while (pool.slots[i]) {
+        i = (i + 1) & pool.mask;
+    }
+    pool.slots[i] = json_clone(node);
+    pool.n++;
+    return node;
+}
+
+/* Empties slot 'i', moving back the nodes after it that probed past it. */
+static void
+pool_remove_slot(size_t i)
+{
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & pool.mask;
+        if (!pool.slots[j]) {
+            break;
+        }
+        size_t k = pool_hash(json_string(pool.slots[j])) & pool.mask;
+        /* Stays if its home 'k' lies cyclically in (i, j]. */
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j)) {
+            continue;
+        }
+        pool.slots[i] = pool.slots[j];
+        i = j;
+    }
+    pool.slots[i] = NULL;
+    pool.n--;
+}
+
+/* Drops the pool's entry for 'node' (and its reference), if it has one. */
+static void
+string_pool_release(struct json *node)
+{
+    if (!pool.slots) {
+        return;
+    }
+    for (size_t i = pool_hash(json_string(node)) & pool.mask; pool.slots[i];
+         i = (i + 1) & pool.mask) {
+        if (pool.slots[i] == node) {
+            pool_remove_slot(i);
+            json_destroy(node);
+            return;
+        }
+    }
+}
+
+void
+string_pool_sweep(void)
+{
+    if (!pool.slots) {
+        return;
+    }
+    struct json **old = pool.slots;
+    size_t n_slots = pool.mask + 1;
+    pool.slots = xcalloc_as(XALLOC_INTERN, n_slots, sizeof *pool.slots);
+    pool.n = 0;
+    for (size_t i = 0; i < n_slots; i++) {
+        if (!old[i]) {
+            continue;
+        } else if (json_refcount(old[i]) == 1) {
+            json_destroy(old[i]);
+        } else {
+            pool_put(pool.slots, pool.mask, old[i]);
+            pool.n++;
+        }
+    }
+    xfree(old);
+    if (!pool.n) {
+        xfree(pool.slots);
+        pool.slots = NULL;
+        pool.mask = 0;
+    }
+}
+
+size_t
+string_pool_size(void)
+{
+    return pool.n;
+}
+
+unsigned long long
+string_pool_hits(void)
+{
+    return pool.hits;
+}
+
+unsigned long long
+string_pool_lookups(void)
+{
+    return pool.lookups;
+}
+
 void
 atom_init_default(union atom *a, enum atomic_type type)
 {
@@ -37,6 +202,9 @@ void
 atom_destroy(union atom *a, enum atomic_type type)
 {
     if (type == ATOMIC_STRING) {
+        if (string_pool && json_refcount(a->s) == 2) {
+            string_pool_release(a->s);
+        }
         json_destroy(a->s);
     }
 }
@@ -166,8 +334,9 @@ atom_from_json(union atom *a, const struct base_type *b,
         }
         /* By default the stored atom is the parsed node itself, as in
          * OVS >= 2.17. */
-        a->s = (string_atoms == STRING_ATOMS_SHARED
-                ? json_clone(json) : json_deep_clone(json));
+        a->s = (string_pool ? string_pool_get(json)
+                : string_atoms == STRING_ATOMS_SHARED ? json_clone(json)
+                : json_deep_clone(json));
         break;
     case ATOMIC_UUID: {
         if (jt != JSON_ARRAY || json_array_size(json) != 2

@@ -42,6 +42,27 @@ struct datum {
 enum string_atoms { STRING_ATOMS_SHARED, STRING_ATOMS_COPY };
 extern enum string_atoms string_atoms;
 
+/* The string pool (impls whose features list "string-pool": the harness
+ * turns it on before it reads anything).  With it, atom_from_json() looks
+ * each string atom up by content in one table, so equal strings read into
+ * any row, column or table share one node (json_clone() of the pooled one,
+ * count++), as a patch to OVS's ovsdb_atom_from_json() would; the first
+ * occurrence is kept as SHARED or COPY says.  The pool holds a reference
+ * to each node; atom_destroy() drops the entry with the last atom using it
+ * (the pool's and the atom's references are all that is left).  An entry
+ * whose last user was not an atom (a JSON reply holding a clone when the
+ * atom went) stays until a lookup reuses it or string_pool_sweep() drops
+ * it.  The table is an array of node pointers, no block per entry, in
+ * the breakdown's 'intern' category. */
+extern bool string_pool;
+/* Drops the entries nobody but the pool holds, and frees the table once it
+ * is empty (db_destroy() calls it). */
+void string_pool_sweep(void);
+/* Entries alive, lookups that found an entry, lookups in all. */
+size_t string_pool_size(void);
+unsigned long long string_pool_hits(void);
+unsigned long long string_pool_lookups(void);
+
 void atom_init_default(union atom *, enum atomic_type);
 void atom_clone(union atom *dst, const union atom *src, enum atomic_type);
 void atom_destroy(union atom *, enum atomic_type);

@@ -67,6 +67,7 @@ db_destroy(struct db *db)
     xfree(db->tables);
     db_schema_destroy(db->schema);
     xfree(db);
+    string_pool_sweep();
 }
 
 size_t
@@ -260,14 +261,28 @@ row_field_unshare(struct row *r, const struct table_schema *ts,
     }
 }
 
+bool weak_refs_slim;
+
+size_t
+weak_ref_size(const struct ovsdb_type *t)
+{
+    return (!weak_refs_slim ? sizeof(struct weak_ref)
+            : ovsdb_type_is_map(t) ? offsetof(struct weak_ref, dst)
+            : offsetof(struct weak_ref, value));
+}
+
 void
 weak_ref_destroy(struct weak_ref *w)
 {
-    atom_destroy(&w->key, w->type.key.type);
-    if (w->type.value.type != ATOMIC_VOID) {
-        atom_destroy(&w->value, w->type.value.type);
+    const struct ovsdb_type *t = weak_ref_type(w);
+
+    atom_destroy(&w->key, t->key.type);
+    if (t->value.type != ATOMIC_VOID) {
+        atom_destroy(&w->value, t->value.type);
     }
-    ovsdb_type_destroy(&w->type);
+    if (!weak_refs_slim) {
+        ovsdb_type_destroy(&w->type);
+    }
     xfree(w);
     n_weak_refs--;
 }

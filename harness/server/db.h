@@ -62,21 +62,37 @@ extern bool row_uuid_datums;
 
 /* A weak reference from a column of one row to another row, kept (as OVS
  * does since 2.16) in the destination row's 'dst_refs', with a copy of the
- * atoms and the column type, so that deleting the destination can find and
- * remove the atom from the source. */
+ * atoms, so that deleting the destination can find and remove the atom from
+ * the source.
+ *
+ * Two layouts.  OVS's (the default): the whole struct, with the
+ * destination's UUID and a deep copy of the column type (its refTable
+ * names duplicated), 208 bytes and a block per name.  Slim
+ * ('weak_refs_slim', impls whose features list "slim-weak-refs"): the
+ * struct up to 'value' for a map column, up to 'key' for a set, 104 or 88
+ * bytes and nothing else; the type is the source column's
+ * (src_table->schema, column_idx) and the destination's UUID the atom that
+ * points to it (key or value, 'by_key').  Same lookups (by destination row
+ * through 'dst_node', hashed by source UUID, by transaction row through
+ * 'src_node') and counts.  Read the type and the destination through
+ * weak_ref_type() and weak_ref_dst(). */
 struct weak_ref {
     struct hmap_node dst_node;  /* In the destination's 'dst_refs'. */
     struct list src_node;       /* In a txn_row's added/deleted refs. */
     struct table *src_table;
-    struct uuid src;
     struct table *dst_table;
-    struct uuid dst;
-    union atom key;
-    union atom value;
-    struct ovsdb_type type;     /* Deep copy of the column's type. */
+    struct uuid src;
     unsigned int column_idx;
     bool by_key;                /* The reference is the key, not value. */
+    union atom key;
+    union atom value;           /* Slim: only in a map column's. */
+    /* OVS's layout only. */
+    struct uuid dst;
+    struct ovsdb_type type;     /* Deep copy of the column's type. */
 };
+extern bool weak_refs_slim;
+/* Bytes allocated for a weak reference of a column of type 't'. */
+size_t weak_ref_size(const struct ovsdb_type *t);
 void weak_ref_destroy(struct weak_ref *);
 struct weak_ref *weak_ref_clone(const struct weak_ref *);    /* txn.c */
 /* Weak references alive in the process (ovsdb-server's n-weak-refs). */
@@ -136,6 +152,23 @@ struct table {
     size_t n_rows;
     struct hmap *indexes;       /* Full model: one per schema index. */
 };
+
+/* The type of the column that weak reference 'w' is in. */
+static inline const struct ovsdb_type *
+weak_ref_type(const struct weak_ref *w)
+{
+    return (weak_refs_slim
+            ? &w->src_table->schema->columns[w->column_idx]->type
+            : &w->type);
+}
+
+/* The UUID of the row that 'w' points to. */
+static inline const struct uuid *
+weak_ref_dst(const struct weak_ref *w)
+{
+    return (!weak_refs_slim ? &w->dst
+            : w->by_key ? &w->key.uuid : &w->value.uuid);
+}
 
 struct db {
     struct db_schema *schema;   /* Owned. */

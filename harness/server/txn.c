@@ -502,19 +502,22 @@ collect_garbage_row(struct txn *txn, struct txn_row *tr)
 struct weak_ref *
 weak_ref_clone(const struct weak_ref *src)
 {
+    const struct ovsdb_type *t = weak_ref_type(src);
     enum xalloc_category cat = xalloc_category_set(XALLOC_INDEX);
-    struct weak_ref *w = xzalloc(sizeof *w);
+    struct weak_ref *w = xzalloc(weak_ref_size(t));
 
     w->dst_node.next = DST_NODE_NULL;
     list_init(&w->src_node);
     w->src_table = src->src_table;
     w->src = src->src;
     w->dst_table = src->dst_table;
-    w->dst = src->dst;
-    ovsdb_type_clone(&w->type, &src->type);
-    atom_clone(&w->key, &src->key, src->type.key.type);
-    if (src->type.value.type != ATOMIC_VOID) {
-        atom_clone(&w->value, &src->value, src->type.value.type);
+    if (!weak_refs_slim) {
+        w->dst = src->dst;
+        ovsdb_type_clone(&w->type, &src->type);
+    }
+    atom_clone(&w->key, &src->key, t->key.type);
+    if (t->value.type != ATOMIC_VOID) {
+        atom_clone(&w->value, &src->value, t->value.type);
     }
     w->column_idx = src->column_idx;
     w->by_key = src->by_key;
@@ -526,11 +529,13 @@ weak_ref_clone(const struct weak_ref *src)
 static bool
 weak_ref_equals(const struct weak_ref *a, const struct weak_ref *b)
 {
+    const struct ovsdb_type *t = weak_ref_type(a);
+
     return (a->src_table == b->src_table && uuid_equals(&a->src, &b->src)
             && a->column_idx == b->column_idx && a->by_key == b->by_key
-            && atom_equals(&a->key, &b->key, a->type.key.type)
-            && (a->type.value.type == ATOMIC_VOID
-                || atom_equals(&a->value, &b->value, a->type.value.type)));
+            && atom_equals(&a->key, &b->key, t->key.type)
+            && (t->value.type == ATOMIC_VOID
+                || atom_equals(&a->value, &b->value, t->value.type)));
 }
 
 static struct weak_ref *
@@ -564,12 +569,14 @@ add_weak_ref(struct txn *txn, const struct row *src, struct table *src_table,
         return;
     }
     enum xalloc_category cat = xalloc_category_set(XALLOC_INDEX);
-    struct weak_ref *w = xzalloc(sizeof *w);
+    struct weak_ref *w = xzalloc(weak_ref_size(&c->type));
     w->src_table = src_table;
     w->src = src->uuid;
     w->dst_table = dst_table;
-    w->dst = dst->uuid;
-    ovsdb_type_clone(&w->type, &c->type);
+    if (!weak_refs_slim) {
+        w->dst = dst->uuid;
+        ovsdb_type_clone(&w->type, &c->type);
+    }
     atom_clone(&w->key, key, c->type.key.type);
     if (c->type.value.type != ATOMIC_VOID) {
         atom_clone(&w->value, value, c->type.value.type);
@@ -715,7 +722,8 @@ assess_column(struct txn *txn, struct txn_row *tr,
         struct weak_ref *w = CONTAINER_OF(l, struct weak_ref,
                                           src_node);
         if (w->column_idx == i) {
-            push_atom(&gone, &gone_allocated, &w->key, &w->value);
+            push_atom(&gone, &gone_allocated, &w->key,
+                      ovsdb_type_is_map(&c->type) ? &w->value : NULL);
             list_remove(&w->src_node);
         }
     }
@@ -1042,7 +1050,7 @@ update_weak_refs(struct txn *txn OVS_UNUSED, struct txn_row *tr)
     for (l = tr->deleted_refs.next; l != &tr->deleted_refs; l = next) {
         next = l->next;
         struct weak_ref *w = CONTAINER_OF(l, struct weak_ref, src_node);
-        struct row *dst = table_find_row(w->dst_table, &w->dst);
+        struct row *dst = table_find_row(w->dst_table, weak_ref_dst(w));
         if (dst) {
             struct weak_ref *dw = row_find_weak_ref(dst, w);
             if (dw) {
@@ -1058,7 +1066,7 @@ update_weak_refs(struct txn *txn OVS_UNUSED, struct txn_row *tr)
     for (l = tr->added_refs.next; l != &tr->added_refs; l = next) {
         next = l->next;
         struct weak_ref *w = CONTAINER_OF(l, struct weak_ref, src_node);
-        struct row *dst = table_find_row(w->dst_table, &w->dst);
+        struct row *dst = table_find_row(w->dst_table, weak_ref_dst(w));
         list_remove(&w->src_node);
         if (dst) {
             enum xalloc_category cat = xalloc_category_set(XALLOC_INDEX);

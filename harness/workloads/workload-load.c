@@ -59,6 +59,12 @@ load_run(struct phases *p, const struct workload_options *o)
         phases_counter(p, "atoms", db->n_atoms);
         phases_counter(p, "row_versions", row_version_count());
     }
+    if (string_pool) {
+        /* impls/ovs-intern: distinct strings pooled, and the string atoms
+         * read that found their string already there. */
+        phases_counter(p, "string_pool", string_pool_size());
+        phases_counter(p, "string_pool_hits", string_pool_hits());
+    }
     if (db->storage) {
         /* A clustered file: what raft and the history keep, as
          * memory/show's raft-log, txn-history, txn-history-atoms. */
@@ -84,7 +90,8 @@ const struct workload workload_load = {
     .help = "           phases: load (full model: counters weak_refs,\n"
             "           atoms, row_versions; of a clustered file also\n"
             "           raft_log, txn_history, txn_history_atoms, their\n"
-            "           peaks and raft_kept_bytes), free\n",
+            "           peaks and raft_kept_bytes; with a string pool\n"
+            "           string_pool, string_pool_hits), free\n",
     .needs_dataset = true,
     .prepare = load_prepare,
     .describe = load_describe,

@@ -31,8 +31,7 @@ load_boundary_step(void)
     xfree(block);
 }
 
-/* True if the impl's features list 'feature'. */
-static bool
+bool
 impl_has_feature(const char *feature)
 {
     size_t len = strlen(feature);

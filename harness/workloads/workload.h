@@ -80,6 +80,9 @@ extern const char *const load_boundary_names[2];
 /* The "load" phase every workload starts with: reads 'o->dataset' into
  * '*dbp' (with 'stats' if nonnull), counting its rows as the phase's items.
  * Returns NULL or a malloc'd error naming file, record and offset. */
+/* True if the linked impl's features (json_impl_info()) list 'feature'. */
+bool impl_has_feature(const char *feature);
+
 char *workload_load_phase(struct phases *, const struct workload_options *o,
                           struct db **dbp, struct db_load_stats *stats);
 
