@@ -42,11 +42,24 @@ def chart(study, out_dir, stem="history"):
     """The figures over the points; returns the file names written, or a
     reason when matplotlib is missing."""
     try:
-        import matplotlib
-        matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        fig = history_figure(study)
     except ImportError:
         return "matplotlib is not installed: no chart"
+    names = []
+    for ext, kw in (("png", {"dpi": 100}), ("svg", {})):
+        path = os.path.join(out_dir, "%s.%s" % (stem, ext))
+        fig.savefig(path, **kw)
+        names.append(os.path.basename(path))
+    plt.close(fig)
+    return names
+
+
+def history_figure(study):
+    """The history chart as a matplotlib figure (tests read its points)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     figs = [f for f in study["figures"]
             if any(f in p.get("figures", {}) for p in study["points"])]
     pts = study["points"]
@@ -107,13 +120,7 @@ def chart(study, out_dir, stem="history"):
                  "reference %s" % (study["load_dataset"], whiskers,
                                    study["reference"]["label"]), fontsize=12)
     fig.tight_layout()
-    names = []
-    for ext, kw in (("png", {"dpi": 100}), ("svg", {})):
-        path = os.path.join(out_dir, "%s.%s" % (stem, ext))
-        fig.savefig(path, **kw)
-        names.append(os.path.basename(path))
-    plt.close(fig)
-    return names
+    return fig
 
 
 def find_figure(study):
@@ -165,7 +172,7 @@ def find_figure(study):
         vals = res.get("values", {})
         v0, v1 = (vals.get(str(k), vals.get(k)) for k in (i - 1, i))
         if v0 and v1:
-            text += " (%+.1f%%)" % ((v1 / v0 - 1) * 100)
+            text += " (%+.1f%%)" % ((v1 / v0 - 1) * 100)   # found_steps()' change
         left = i in lefts
         gap = 0.015 * max(len(line) - 1, 1)
         anchor = min(lefts) - gap if left else max(rights) + gap
@@ -205,10 +212,56 @@ def find_chart(study, out_dir):
     return names
 
 
+# A history step: a figure that moves by more than this between two
+# consecutive measured points.  CPU ratios are left out of the steps (they
+# depend on the machine's load; the table and chart show them).
+STEP_PCT = 2.0
+
+
+def history_steps(study, threshold=STEP_PCT):
+    """[(figure, from point, to point, before, after, change %)] of every
+    move above 'threshold' between consecutive measured points, in the
+    figures' units (the table's numbers)."""
+    steps = []
+    for name in study["figures"]:
+        unit = FIGURES[name][4]
+        if unit == "ratio":
+            continue
+        prev = None
+        for p in study["points"]:
+            f = p.get("figures", {}).get(name)
+            if not f:
+                continue
+            if prev is not None:
+                a, b = prev[1]["median"], f["median"]
+                if a and abs(b / a - 1) * 100 > threshold:
+                    steps.append((name, prev[0], p, a * SCALE[unit], b * SCALE[unit],
+                                  (b / a - 1) * 100))
+            prev = (p, f)
+    return steps
+
+
+def _steps_table(study):
+    steps = history_steps(study)
+    if not steps:
+        return ["No figure moved by more than %g%% between two consecutive points."
+                % STEP_PCT, ""]
+    lines = ["| figure | from | to | before | after | change |", "|---|---|---|---:|---:|---:|"]
+    for name, a, b, va, vb, ch in steps:
+        unit = FIGURES[name][4]
+        lines.append("| %s | %s | %s (`%s`) | %.2f %s | %.2f %s | %+.1f%% |" % (
+            FIGURES[name][3], a["label"], b["label"], b["commit"][:10], va, unit, vb, unit,
+            ch))
+    return lines + ["", "Every move above %g%% between consecutive points; change = after / "
+                    "before - 1, lower is better (CPU ratios are in the table below, not "
+                    "here: they depend on the machine's load)." % STEP_PCT, ""]
+
+
 def history_md(study, out_dir, command, charts):
     ref = study["reference"]
     lines = ["# Real ovsdb-server over OVS history", "",
-             "Command: `%s`" % command, "",
+             "Made by `%s`; this report: `reports/generate.py` on its folder." % command,
+             "", "## Steps", ""] + _steps_table(study) + ["## How it was measured", "",
              "Each point is one OVS commit built once (build cache) and loaded "
              "(`ovsdb-server` until it serves %s) %d times, interleaved with the "
              "reference %s (`%s`) on the same machine; load CPU is the median of "
@@ -219,6 +272,7 @@ def history_md(study, out_dir, command, charts):
                 ref["commit"][:10], study.get("ir_dataset") or "(not measured)"), ""]
     for n in study.get("notes", []):
         lines += ["Note: %s" % n, ""]
+    lines += ["## Every point", ""]
     if isinstance(charts, list):
         lines += ["![history](%s)" % charts[0], ""]
     else:
@@ -252,6 +306,44 @@ def history_md(study, out_dir, command, charts):
     return "\n".join(lines)
 
 
+def measured_count(study):
+    """Commits with a measured figure: the rows of the find report's
+    measurements table."""
+    return sum(1 for f in study["measured"].values() if f)
+
+
+def found_steps(study):
+    """[(index on the line, value before, value after, change %)] of each
+    commit found: the step's size, as the table and the chart show it."""
+    res = study["result"]
+    out = []
+    for i in res["found"]:
+        v0 = res["values"].get(str(i - 1), res["values"].get(i - 1))
+        v1 = res["values"].get(str(i), res["values"].get(i))
+        out.append((i, v0, v1, (v1 / v0 - 1) * 100 if v0 and v1 else None))
+    return out
+
+
+def _found_table(study):
+    res, line, info = study["result"], study["line"], study["commits"]
+    lines = []
+    steps = found_steps(study)
+    if steps:
+        lines += ["| commit | subject | before -> after (good end = 1) | change |",
+                  "|---|---|---:|---:|"]
+        for i, v0, v1, ch in steps:
+            c = info.get(str(i), {})
+            lines.append("| `%s` | %s | %.4f -> %.4f | %s |" % (
+                line[i][:10], c.get("subject", ""), v0, v1,
+                "%+.1f%%" % ch if ch is not None else "-"))
+        lines += ["", "Change = after / before - 1 of %s (lower is better)." %
+                  FIGURES[study["metric"]][3], ""]
+    elif not res.get("open"):
+        lines += ["No single commit moved %s by more than %g%%." % (
+            FIGURES[study["metric"]][3], study["threshold"]), ""]
+    return lines
+
+
 def find_md(study, command, out_dir):
     res = study["result"]
     line = study["line"]
@@ -265,7 +357,9 @@ def find_md(study, command, out_dir):
         return "`%s` %s" % (line[i][:10], c.get("subject", ""))
 
     lines = ["# Which commit moved %s" % FIGURES[metric][3], "",
-             "Command: `%s`" % command, "",
+             "Made by `%s`; this report: `reports/generate.py` on its folder." % command,
+             "", "## Result", ""] + _found_table(study) + [
+             "## How it searched", "",
              "%d first-parent commits from `%s` (good) to %s (bad); each measured "
              "commit is loaded %d times interleaved with the good end on %s; a value "
              "is the commit's median over the good end's; an interval whose ends "
@@ -278,17 +372,6 @@ def find_md(study, command, out_dir):
     charts = find_chart(study, out_dir)
     if isinstance(charts, list):
         lines += ["![find](%s)" % charts[0], ""]
-    lines += ["## Result", ""]
-    if res["found"] or res.get("open"):
-        for i in res["found"]:
-            v0, v1 = res["values"].get(str(i - 1), res["values"].get(i - 1)), \
-                res["values"].get(str(i), res["values"].get(i))
-            lines.append("- %s (%s): %.4f -> %.4f of the good end (%+.1f%%)" % (
-                name(i), info.get(str(i), {}).get("describe", ""), v0, v1,
-                (v1 / v0 - 1) * 100))
-    else:
-        lines.append("- no single commit moved %s by more than %g%%" % (metric,
-                                                                     study["threshold"]))
     if res.get("open"):
         lines.append("- search not finished; still to search: %s" % ", ".join(
             "`%s`..`%s` (%d commits)" % (line[lo][:10], line[hi][:10], hi - lo)
@@ -301,15 +384,20 @@ def find_md(study, command, out_dir):
                      "both a step above %g%% and none, after more repetitions"
                      % (line[lo][:10], line[hi][:10], study["threshold"]))
     engine = study.get("engine")
-    lines += ["", "Builds: %d commits measured, %d compiled %s, %d from the cache, "
-              "%d failed." % (len(b["commits"]), b["built"], "here" if not engine else
-                              "on the nodes (each also builds the good end)", b["cached"],
-                              b["failed"]), ""]
+    n = measured_count(study)
+    lines += ["", "Builds: %d commits measured (the table below)%s; %s %d compiled %s, "
+              "%d from the cache, %d failed." % (
+                  n, "" if len(b["commits"]) == n else ", %d of them by the last run (it "
+                  "resumed an earlier one, which measured the others)" % len(b["commits"]),
+                  "that run" if len(b["commits"]) != n else "of them",
+                  b["built"], "here" if not engine else
+                  "on the nodes (each also builds the good end)", b["cached"], b["failed"]),
+              ""]
     if engine:
         lines += ["Each round's commits ran as shards of one history, one commit per "
                   "shard, through `--engine %s` (`round-R/merged` in the results "
                   "folder)." % engine, ""]
-    lines += ["## Steps", "",
+    lines += ["## Search rounds", "",
               "| round | interval | values (good = 1) | change | split? |", "|---|---|---|---|---|"]
     for r, rnd in enumerate(res["rounds"]):
         for lo, hi, vlo, vhi, change, moved in rnd["intervals"]:
