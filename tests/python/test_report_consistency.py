@@ -381,6 +381,46 @@ def check_history(root, folder, md_name, problems):
     plt.close(fig)
 
 
+def check_reference_readme(root, problems):
+    """reports/reference/README.md opens with the answer (claim, claimed,
+    model, real, verdict) and its figures are report.md's."""
+    ref = os.path.join(root, "reports", "reference")
+    with open(os.path.join(ref, "README.md")) as f:
+        readme = f.read()
+    with open(os.path.join(ref, "report.md")) as f:
+        report = f.read()
+    h, headers, rows = first_table(readme)
+    problems.append((headers[:5] == ["claim", "claimed", "model", "real OVS", "verdict"],
+                     "reports/reference/README.md opens with claim, claimed, model, real, "
+                     "verdict: %s" % headers))
+    full = [t for t in tables(report) if t[0].startswith("Seed claims")]
+    if not full:
+        problems.append((False, "reports/reference/report.md has its claims table"))
+        return
+    _h, fh, frows = full[0]
+    fc = {x: k for k, x in enumerate(fh)}
+    by_id = {r[fc["claim"]]: r for r in frows}
+
+    def change(cell):
+        m = re.search(r"\(([-+]\d+(?:\.\d+)?)%\)", cell)
+        return float(m.group(1)) if m else cell.strip()
+
+    problems.append((len(rows) == len(frows), "README: one row per claim of report.md "
+                     "(%d, %d)" % (len(rows), len(frows))))
+    for r in rows:
+        f = by_id.get(r[0])
+        if not f:
+            problems.append((False, "README: %s is not in report.md" % r[0]))
+            continue
+        for mine, theirs in ((r[1], f[fc["claimed before -> after (change)"]]),
+                             (r[2], f[fc["measured before -> after (change)"]]),
+                             (r[3], f[fc["real OVS before -> after (change)"]])):
+            a, b = pct(mine), change(theirs)
+            same = (a == b) if isinstance(b, float) else (mine.strip() == b or
+                                                         (mine.strip() == "-" and b == "-"))
+            problems.append((same, "README: %s: %s is report.md's %s" % (r[0], mine, theirs)))
+
+
 def published(root):
     for path in sorted(glob.glob(os.path.join(root, "reports", "**", "*.md"), recursive=True)):
         rel = os.path.relpath(path, root)
@@ -390,7 +430,10 @@ def published(root):
             md = f.read()
         problems = []
         folder = os.path.dirname(path)
-        if os.path.exists(os.path.join(folder, "study.json")):
+        if rel == "reports/reference/README.md":
+            check_reference_readme(root, problems)
+        if os.path.exists(os.path.join(folder, "study.json")) and \
+                os.path.basename(path) == "report.md":
             with open(os.path.join(folder, "study.json")) as f:
                 tool = json.load(f)["tool"]
             if tool == "find":

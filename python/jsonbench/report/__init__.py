@@ -161,6 +161,7 @@ def publish_report(out_dir, dest):
 
 EXAMPLES = """examples:
   reports/generate.py results/20260101T000000Z-abc1234
+  reports/generate.py reports/history       (a history or find study.json)
   scripts/jsonbench report results/reproduce-... --publish reports/reference"""
 
 
@@ -178,6 +179,19 @@ def main(argv):
                     help="also copy report.md and its charts to DIR (e.g. reports/reference)")
     args = ap.parse_args(argv)
     trees = [args.ovs_tree] if args.ovs_tree else None
+    if os.path.exists(os.path.join(args.results, "study.json")):
+        # A history or find study (scripts/jsonbench history / find): its
+        # report.md and chart next to its study.json; a study kept in the
+        # repository (reports/history/) is named by its path there, and its
+        # charts are PNG only.
+        from . import history
+        from .. import ROOT
+        folder = os.path.abspath(args.results)
+        inside = os.path.relpath(folder, ROOT)
+        kept = not inside.startswith("..") and not inside.startswith("results")
+        history.render(folder, folder=inside if kept else None, svg=not kept)
+        print("report: %s" % os.path.join(args.results, "report.md"))
+        return 0
     if os.path.exists(os.path.join(args.results, "claims-run.json")) and not args.out:
         # A claims reproduction: its own title and claims table.
         render_claims(os.path.abspath(args.results), args.ovs_tree, args.publish)

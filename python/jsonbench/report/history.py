@@ -38,7 +38,7 @@ def is_release(label):
     return label.startswith("v") and label[1:2].isdigit()
 
 
-def chart(study, out_dir, stem="history"):
+def chart(study, out_dir, stem="history", svg=True):
     """The figures over the points; returns the file names written, or a
     reason when matplotlib is missing."""
     try:
@@ -47,7 +47,7 @@ def chart(study, out_dir, stem="history"):
     except ImportError:
         return "matplotlib is not installed: no chart"
     names = []
-    for ext, kw in (("png", {"dpi": 100}), ("svg", {})):
+    for ext, kw in (("png", {"dpi": 100}), ("svg", {}))[:2 if svg else 1]:
         path = os.path.join(out_dir, "%s.%s" % (stem, ext))
         fig.savefig(path, **kw)
         names.append(os.path.basename(path))
@@ -197,7 +197,7 @@ def find_figure(study):
     return fig
 
 
-def find_chart(study, out_dir):
+def find_chart(study, out_dir, svg=True):
     """find.png and find.svg in out_dir; returns [file names] or a reason."""
     try:
         import matplotlib.pyplot as plt
@@ -205,7 +205,7 @@ def find_chart(study, out_dir):
     except ImportError:
         return "matplotlib is not installed: no chart"
     names = []
-    for ext, kw in (("png", {"dpi": 100}), ("svg", {})):
+    for ext, kw in (("png", {"dpi": 100}), ("svg", {}))[:2 if svg else 1]:
         fig.savefig(os.path.join(out_dir, "find.%s" % ext), **kw)
         names.append("find.%s" % ext)
     plt.close(fig)
@@ -257,11 +257,18 @@ def _steps_table(study):
                     "here: they depend on the machine's load)." % STEP_PCT, ""]
 
 
-def history_md(study, out_dir, command, charts):
+def made_by(command, commit, folder):
+    """The report's provenance line: the command, its commit, how to
+    render the report again."""
+    return "Made by `%s`%s; this report: `reports/generate.py %s`." % (
+        command or "(command not recorded)",
+        " at commit `%s`" % commit[:12] if commit else " (commit not recorded)", folder)
+
+
+def history_md(study, out_dir, command, charts, commit="", folder="FOLDER"):
     ref = study["reference"]
     lines = ["# Real ovsdb-server over OVS history", "",
-             "Made by `%s`; this report: `reports/generate.py` on its folder." % command,
-             "", "## Steps", ""] + _steps_table(study) + ["## How it was measured", "",
+             made_by(command, commit, folder), "", "## Steps", ""] + _steps_table(study) + ["## How it was measured", "",
              "Each point is one OVS commit built once (build cache) and loaded "
              "(`ovsdb-server` until it serves %s) %d times, interleaved with the "
              "reference %s (`%s`) on the same machine; load CPU is the median of "
@@ -297,8 +304,8 @@ def history_md(study, out_dir, command, charts):
             tail = [ln for ln in p["failed"].splitlines() if ln.strip()]
             reason = next((ln for ln in tail if "error" in ln.lower()), tail[-1] if tail else "")
             lines.append("- %s: `%s`" % (p["label"], reason.strip()[:200]))
-    b = study.get("builds", {})
-    lines += ["", "Builds: %d built here, %d from the cache, %d failed, %d not built "
+    b = study.get("builds")
+    lines += [""] if b is None else ["", "Builds: %d built here, %d from the cache, %d failed, %d not built "
               "(--no-build)%s." % (b.get("built", 0), b.get("cached", 0), b.get("failed", 0),
                                    b.get("not_built", 0), "" if not study.get("shards") else
                                    ", over %d shards (each builds the reference)"
@@ -344,7 +351,7 @@ def _found_table(study):
     return lines
 
 
-def find_md(study, command, out_dir):
+def find_md(study, command, out_dir, commit="", folder="FOLDER", svg=True):
     res = study["result"]
     line = study["line"]
     info = study["commits"]
@@ -357,8 +364,7 @@ def find_md(study, command, out_dir):
         return "`%s` %s" % (line[i][:10], c.get("subject", ""))
 
     lines = ["# Which commit moved %s" % FIGURES[metric][3], "",
-             "Made by `%s`; this report: `reports/generate.py` on its folder." % command,
-             "", "## Result", ""] + _found_table(study) + [
+             made_by(command, commit, folder), "", "## Result", ""] + _found_table(study) + [
              "## How it searched", "",
              "%d first-parent commits from `%s` (good) to %s (bad); each measured "
              "commit is loaded %d times interleaved with the good end on %s; a value "
@@ -369,7 +375,7 @@ def find_md(study, command, out_dir):
     if study.get("note"):
         lines += ["Note: %s" % study["note"], ""]
     b = study["builds"]
-    charts = find_chart(study, out_dir)
+    charts = find_chart(study, out_dir, svg)
     if isinstance(charts, list):
         lines += ["![find](%s)" % charts[0], ""]
     if res.get("open"):
@@ -385,11 +391,12 @@ def find_md(study, command, out_dir):
                      % (line[lo][:10], line[hi][:10], study["threshold"]))
     engine = study.get("engine")
     n = measured_count(study)
+    last = b["commits"] if isinstance(b["commits"], int) else len(b["commits"])
     lines += ["", "Builds: %d commits measured (the table below)%s; %s %d compiled %s, "
               "%d from the cache, %d failed." % (
-                  n, "" if len(b["commits"]) == n else ", %d of them by the last run (it "
-                  "resumed an earlier one, which measured the others)" % len(b["commits"]),
-                  "that run" if len(b["commits"]) != n else "of them",
+                  n, "" if last == n else ", %d of them by the last run (it "
+                  "resumed an earlier one, which measured the others)" % last,
+                  "that run" if last != n else "of them",
                   b["built"], "here" if not engine else
                   "on the nodes (each also builds the good end)", b["cached"], b["failed"]),
               ""]
@@ -416,17 +423,22 @@ def find_md(study, command, out_dir):
     return "\n".join(lines) + "\n"
 
 
-def render(out_dir):
-    """Writes report.md (and the history chart); returns the markdown."""
+def render(out_dir, folder=None, svg=True):
+    """Writes report.md (and the history chart); returns the markdown.
+    'folder': how the report names its folder in the line that says how to
+    render it again (default results/<name>); 'svg': also the charts as SVG."""
     study = load(out_dir)
     try:
         with open(os.path.join(out_dir, "env.json")) as f:
-            command = json.load(f).get("command", "")
+            env = json.load(f)
     except (OSError, ValueError):
-        command = ""
+        env = {}
+    command, commit = env.get("command", ""), env.get("git_commit", "")
+    folder = folder or "results/" + os.path.basename(os.path.normpath(out_dir))
     if study["tool"] == "history":
-        text = history_md(study, out_dir, command, chart(study, out_dir))
+        text = history_md(study, out_dir, command, chart(study, out_dir, svg=svg), commit,
+                          folder)
     else:
-        text = find_md(study, command, out_dir)
+        text = find_md(study, command, out_dir, commit, folder, svg)
     _write(os.path.join(out_dir, "report.md"), text)
     return text
