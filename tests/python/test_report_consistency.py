@@ -169,7 +169,7 @@ def check_summary(name, md, drawn):
     col = {h: k for k, h in enumerate(headers)}
     base = {}
     for r in rows:
-        if r[col["impl"]] == "`ovs`":
+        if r[col["impl"]] == "ovs":
             base[(r[0], r[1])] = r
     for r in rows:
         b = base.get((r[0], r[1]))

@@ -47,7 +47,7 @@ def summary_rows(rs):
         ranked = sorted(meds, key=lambda i: tuple(meds[i].get(m, big)
                                                   for _l, m, _u in RANK_METRICS))
         for rank, impl in enumerate(ranked, 1):
-            row = [dataset, variant, str(rank), impl if impl != BASE else "`%s`" % BASE]
+            row = [dataset, variant, str(rank), impl]
             for _label, metric, unit in RANK_METRICS:
                 mine, base = meds[impl].get(metric), meds[BASE].get(metric)
                 row.append(fmt_value(mine, unit) if mine is not None else "-")
