@@ -471,7 +471,7 @@ def end_to_end():
                      "| t-good |" in ln), "")
         cells = [c.strip() for c in good.strip("|").split("|")]
         check(len(cells) == 8 and "HEAD~2 -> HEAD" in note(md, cells[6]) and
-              "%" in cells[2] and "%" in cells[4] and cells[5] not in ("", "-"),
+              "%" in cells[2] and "%" in cells[3] and cells[5] not in ("", "-"),
               "filled t-good row lacks the model or the real half: %s" % cells)
         check("--only real" in md, "the report does not say where the real runs came from")
 
