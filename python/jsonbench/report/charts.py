@@ -29,11 +29,61 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-").lower()
 
 
+def _nearest_label(pos, ticks, labels):
+    if not len(ticks):
+        return None
+    k = min(range(len(ticks)), key=lambda j: abs(ticks[j] - pos))
+    return labels[k] if k < len(labels) else None
+
+
+def drawn_values(fig):
+    """What a figure draws, read back from its artists: {panel | series:
+    {"x": x axis label, "y": y axis label, "values": {category: value}}}.
+    Bars give their height (vertical) or width (horizontal) under the tick
+    label nearest to them; scatter points give [x, y] under their series
+    label.  Tests compare these with the tables of the same report."""
+    from matplotlib.container import BarContainer
+    out = {}
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        title = ax.get_title()
+        for c in ax.containers:
+            if not isinstance(c, BarContainer) or not c.patches:
+                continue
+            horizontal = c.orientation == "horizontal" if hasattr(c, "orientation") else False
+            if horizontal:
+                ticks, labels = ax.get_yticks(), [t.get_text() for t in ax.get_yticklabels()]
+            else:
+                ticks, labels = ax.get_xticks(), [t.get_text() for t in ax.get_xticklabels()]
+            vals = {}
+            for patch in c.patches:
+                if horizontal:
+                    where, value = patch.get_y() + patch.get_height() / 2, patch.get_width()
+                else:
+                    where, value = patch.get_x() + patch.get_width() / 2, patch.get_height()
+                vals[_nearest_label(where, ticks, labels)] = value
+            out["%s | %s" % (title, c.get_label())] = {
+                "x": ax.get_xlabel(), "y": ax.get_ylabel(), "values": vals}
+        for coll in ax.collections:
+            label = coll.get_label()
+            if not label or label.startswith("_") or not hasattr(coll, "get_offsets"):
+                continue
+            pts = [list(map(float, p)) for p in coll.get_offsets()]
+            if pts:
+                out.setdefault("%s | points" % title, {
+                    "x": ax.get_xlabel(), "y": ax.get_ylabel(), "values": {}})["values"][
+                        label] = pts[0] if len(pts) == 1 else pts
+    return out
+
+
 class Charts:
-    def __init__(self, out_dir):
+    def __init__(self, out_dir, drawn=None):
         self.dir = os.path.join(out_dir, "charts")
         os.makedirs(self.dir, exist_ok=True)
         self.impl_colors = {}
+        # Filled with drawn_values() of every chart saved, when given.
+        self.drawn = drawn
 
     def _index(self, impl):
         if impl not in self.impl_colors:
@@ -69,6 +119,8 @@ class Charts:
         top = 1 - room / (h + room)
         fig.tight_layout(rect=(0, 0, 1, top))
         fig.savefig(path, dpi=DPI)
+        if self.drawn is not None:
+            self.drawn[slug(name)] = drawn_values(fig)
         plt.close(fig)
         return path
 

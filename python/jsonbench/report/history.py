@@ -38,15 +38,28 @@ def is_release(label):
     return label.startswith("v") and label[1:2].isdigit()
 
 
-def chart(study, out_dir, stem="history"):
+def chart(study, out_dir, stem="history", svg=True):
     """The figures over the points; returns the file names written, or a
     reason when matplotlib is missing."""
     try:
-        import matplotlib
-        matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        fig = history_figure(study)
     except ImportError:
         return "matplotlib is not installed: no chart"
+    names = []
+    for ext, kw in (("png", {"dpi": 100}), ("svg", {}))[:2 if svg else 1]:
+        path = os.path.join(out_dir, "%s.%s" % (stem, ext))
+        fig.savefig(path, **kw)
+        names.append(os.path.basename(path))
+    plt.close(fig)
+    return names
+
+
+def history_figure(study):
+    """The history chart as a matplotlib figure (tests read its points)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     figs = [f for f in study["figures"]
             if any(f in p.get("figures", {}) for p in study["points"])]
     pts = study["points"]
@@ -107,13 +120,7 @@ def chart(study, out_dir, stem="history"):
                  "reference %s" % (study["load_dataset"], whiskers,
                                    study["reference"]["label"]), fontsize=12)
     fig.tight_layout()
-    names = []
-    for ext, kw in (("png", {"dpi": 100}), ("svg", {})):
-        path = os.path.join(out_dir, "%s.%s" % (stem, ext))
-        fig.savefig(path, **kw)
-        names.append(os.path.basename(path))
-    plt.close(fig)
-    return names
+    return fig
 
 
 def find_figure(study):
@@ -165,7 +172,7 @@ def find_figure(study):
         vals = res.get("values", {})
         v0, v1 = (vals.get(str(k), vals.get(k)) for k in (i - 1, i))
         if v0 and v1:
-            text += " (%+.1f%%)" % ((v1 / v0 - 1) * 100)
+            text += " (%+.1f%%)" % ((v1 / v0 - 1) * 100)   # found_steps()' change
         left = i in lefts
         gap = 0.015 * max(len(line) - 1, 1)
         anchor = min(lefts) - gap if left else max(rights) + gap
@@ -190,7 +197,7 @@ def find_figure(study):
     return fig
 
 
-def find_chart(study, out_dir):
+def find_chart(study, out_dir, svg=True):
     """find.png and find.svg in out_dir; returns [file names] or a reason."""
     try:
         import matplotlib.pyplot as plt
@@ -198,17 +205,70 @@ def find_chart(study, out_dir):
     except ImportError:
         return "matplotlib is not installed: no chart"
     names = []
-    for ext, kw in (("png", {"dpi": 100}), ("svg", {})):
+    for ext, kw in (("png", {"dpi": 100}), ("svg", {}))[:2 if svg else 1]:
         fig.savefig(os.path.join(out_dir, "find.%s" % ext), **kw)
         names.append("find.%s" % ext)
     plt.close(fig)
     return names
 
 
-def history_md(study, out_dir, command, charts):
+# A history step: a figure that moves by more than this between two
+# consecutive measured points.  CPU ratios are left out of the steps (they
+# depend on the machine's load; the table and chart show them).
+STEP_PCT = 2.0
+
+
+def history_steps(study, threshold=STEP_PCT):
+    """[(figure, from point, to point, before, after, change %)] of every
+    move above 'threshold' between consecutive measured points, in the
+    figures' units (the table's numbers)."""
+    steps = []
+    for name in study["figures"]:
+        unit = FIGURES[name][4]
+        if unit == "ratio":
+            continue
+        prev = None
+        for p in study["points"]:
+            f = p.get("figures", {}).get(name)
+            if not f:
+                continue
+            if prev is not None:
+                a, b = prev[1]["median"], f["median"]
+                if a and abs(b / a - 1) * 100 > threshold:
+                    steps.append((name, prev[0], p, a * SCALE[unit], b * SCALE[unit],
+                                  (b / a - 1) * 100))
+            prev = (p, f)
+    return steps
+
+
+def _steps_table(study):
+    steps = history_steps(study)
+    if not steps:
+        return ["No figure moved by more than %g%% between two consecutive points."
+                % STEP_PCT, ""]
+    lines = ["| figure | from | to | before | after | change |", "|---|---|---|---:|---:|---:|"]
+    for name, a, b, va, vb, ch in steps:
+        unit = FIGURES[name][4]
+        lines.append("| %s | %s | %s (`%s`) | %.2f %s | %.2f %s | %+.1f%% |" % (
+            FIGURES[name][3], a["label"], b["label"], b["commit"][:10], va, unit, vb, unit,
+            ch))
+    return lines + ["", "Every move above %g%% between consecutive points; change = after / "
+                    "before - 1, lower is better (CPU ratios are in the table below, not "
+                    "here: they depend on the machine's load)." % STEP_PCT, ""]
+
+
+def made_by(command, commit, folder):
+    """The report's provenance line: the command, its commit, how to
+    render the report again."""
+    return "Made by `%s`%s; this report: `reports/generate.py %s`." % (
+        command or "(command not recorded)",
+        " at commit `%s`" % commit[:12] if commit else " (commit not recorded)", folder)
+
+
+def history_md(study, out_dir, command, charts, commit="", folder="FOLDER"):
     ref = study["reference"]
     lines = ["# Real ovsdb-server over OVS history", "",
-             "Command: `%s`" % command, "",
+             made_by(command, commit, folder), "", "## Steps", ""] + _steps_table(study) + ["## How it was measured", "",
              "Each point is one OVS commit built once (build cache) and loaded "
              "(`ovsdb-server` until it serves %s) %d times, interleaved with the "
              "reference %s (`%s`) on the same machine; load CPU is the median of "
@@ -219,6 +279,7 @@ def history_md(study, out_dir, command, charts):
                 ref["commit"][:10], study.get("ir_dataset") or "(not measured)"), ""]
     for n in study.get("notes", []):
         lines += ["Note: %s" % n, ""]
+    lines += ["## Every point", ""]
     if isinstance(charts, list):
         lines += ["![history](%s)" % charts[0], ""]
     else:
@@ -243,8 +304,8 @@ def history_md(study, out_dir, command, charts):
             tail = [ln for ln in p["failed"].splitlines() if ln.strip()]
             reason = next((ln for ln in tail if "error" in ln.lower()), tail[-1] if tail else "")
             lines.append("- %s: `%s`" % (p["label"], reason.strip()[:200]))
-    b = study.get("builds", {})
-    lines += ["", "Builds: %d built here, %d from the cache, %d failed, %d not built "
+    b = study.get("builds")
+    lines += [""] if b is None else ["", "Builds: %d built here, %d from the cache, %d failed, %d not built "
               "(--no-build)%s." % (b.get("built", 0), b.get("cached", 0), b.get("failed", 0),
                                    b.get("not_built", 0), "" if not study.get("shards") else
                                    ", over %d shards (each builds the reference)"
@@ -252,7 +313,45 @@ def history_md(study, out_dir, command, charts):
     return "\n".join(lines)
 
 
-def find_md(study, command, out_dir):
+def measured_count(study):
+    """Commits with a measured figure: the rows of the find report's
+    measurements table."""
+    return sum(1 for f in study["measured"].values() if f)
+
+
+def found_steps(study):
+    """[(index on the line, value before, value after, change %)] of each
+    commit found: the step's size, as the table and the chart show it."""
+    res = study["result"]
+    out = []
+    for i in res["found"]:
+        v0 = res["values"].get(str(i - 1), res["values"].get(i - 1))
+        v1 = res["values"].get(str(i), res["values"].get(i))
+        out.append((i, v0, v1, (v1 / v0 - 1) * 100 if v0 and v1 else None))
+    return out
+
+
+def _found_table(study):
+    res, line, info = study["result"], study["line"], study["commits"]
+    lines = []
+    steps = found_steps(study)
+    if steps:
+        lines += ["| commit | subject | before -> after (good end = 1) | change |",
+                  "|---|---|---:|---:|"]
+        for i, v0, v1, ch in steps:
+            c = info.get(str(i), {})
+            lines.append("| `%s` | %s | %.4f -> %.4f | %s |" % (
+                line[i][:10], c.get("subject", ""), v0, v1,
+                "%+.1f%%" % ch if ch is not None else "-"))
+        lines += ["", "Change = after / before - 1 of %s (lower is better)." %
+                  FIGURES[study["metric"]][3], ""]
+    elif not res.get("open"):
+        lines += ["No single commit moved %s by more than %g%%." % (
+            FIGURES[study["metric"]][3], study["threshold"]), ""]
+    return lines
+
+
+def find_md(study, command, out_dir, commit="", folder="FOLDER", svg=True):
     res = study["result"]
     line = study["line"]
     info = study["commits"]
@@ -265,7 +364,8 @@ def find_md(study, command, out_dir):
         return "`%s` %s" % (line[i][:10], c.get("subject", ""))
 
     lines = ["# Which commit moved %s" % FIGURES[metric][3], "",
-             "Command: `%s`" % command, "",
+             made_by(command, commit, folder), "", "## Result", ""] + _found_table(study) + [
+             "## How it searched", "",
              "%d first-parent commits from `%s` (good) to %s (bad); each measured "
              "commit is loaded %d times interleaved with the good end on %s; a value "
              "is the commit's median over the good end's; an interval whose ends "
@@ -275,20 +375,9 @@ def find_md(study, command, out_dir):
     if study.get("note"):
         lines += ["Note: %s" % study["note"], ""]
     b = study["builds"]
-    charts = find_chart(study, out_dir)
+    charts = find_chart(study, out_dir, svg)
     if isinstance(charts, list):
         lines += ["![find](%s)" % charts[0], ""]
-    lines += ["## Result", ""]
-    if res["found"] or res.get("open"):
-        for i in res["found"]:
-            v0, v1 = res["values"].get(str(i - 1), res["values"].get(i - 1)), \
-                res["values"].get(str(i), res["values"].get(i))
-            lines.append("- %s (%s): %.4f -> %.4f of the good end (%+.1f%%)" % (
-                name(i), info.get(str(i), {}).get("describe", ""), v0, v1,
-                (v1 / v0 - 1) * 100))
-    else:
-        lines.append("- no single commit moved %s by more than %g%%" % (metric,
-                                                                     study["threshold"]))
     if res.get("open"):
         lines.append("- search not finished; still to search: %s" % ", ".join(
             "`%s`..`%s` (%d commits)" % (line[lo][:10], line[hi][:10], hi - lo)
@@ -301,15 +390,21 @@ def find_md(study, command, out_dir):
                      "both a step above %g%% and none, after more repetitions"
                      % (line[lo][:10], line[hi][:10], study["threshold"]))
     engine = study.get("engine")
-    lines += ["", "Builds: %d commits measured, %d compiled %s, %d from the cache, "
-              "%d failed." % (len(b["commits"]), b["built"], "here" if not engine else
-                              "on the nodes (each also builds the good end)", b["cached"],
-                              b["failed"]), ""]
+    n = measured_count(study)
+    last = b["commits"] if isinstance(b["commits"], int) else len(b["commits"])
+    lines += ["", "Builds: %d commits measured (the table below)%s; %s %d compiled %s, "
+              "%d from the cache, %d failed." % (
+                  n, "" if last == n else ", %d of them by the last run (it "
+                  "resumed an earlier one, which measured the others)" % last,
+                  "that run" if last != n else "of them",
+                  b["built"], "here" if not engine else
+                  "on the nodes (each also builds the good end)", b["cached"], b["failed"]),
+              ""]
     if engine:
         lines += ["Each round's commits ran as shards of one history, one commit per "
                   "shard, through `--engine %s` (`round-R/merged` in the results "
                   "folder)." % engine, ""]
-    lines += ["## Steps", "",
+    lines += ["## Search rounds", "",
               "| round | interval | values (good = 1) | change | split? |", "|---|---|---|---|---|"]
     for r, rnd in enumerate(res["rounds"]):
         for lo, hi, vlo, vhi, change, moved in rnd["intervals"]:
@@ -328,17 +423,22 @@ def find_md(study, command, out_dir):
     return "\n".join(lines) + "\n"
 
 
-def render(out_dir):
-    """Writes report.md (and the history chart); returns the markdown."""
+def render(out_dir, folder=None, svg=True):
+    """Writes report.md (and the history chart); returns the markdown.
+    'folder': how the report names its folder in the line that says how to
+    render it again (default results/<name>); 'svg': also the charts as SVG."""
     study = load(out_dir)
     try:
         with open(os.path.join(out_dir, "env.json")) as f:
-            command = json.load(f).get("command", "")
+            env = json.load(f)
     except (OSError, ValueError):
-        command = ""
+        env = {}
+    command, commit = env.get("command", ""), env.get("git_commit", "")
+    folder = folder or "results/" + os.path.basename(os.path.normpath(out_dir))
     if study["tool"] == "history":
-        text = history_md(study, out_dir, command, chart(study, out_dir))
+        text = history_md(study, out_dir, command, chart(study, out_dir, svg=svg), commit,
+                          folder)
     else:
-        text = find_md(study, command, out_dir)
+        text = find_md(study, command, out_dir, commit, folder, svg)
     _write(os.path.join(out_dir, "report.md"), text)
     return text

@@ -40,8 +40,9 @@ def build(ctx):
                     r.get("measured_change_pct") is not None and r["unit"] != "bytes":
                 r["below_floor"] = True
     real = meta.get("real")
+    real_results = {}
     if real:
-        _real_table(s, ctx.results.root, doc, runs, meta, rows, notes)
+        real_results = _real_table(s, ctx.results.root, doc, runs, meta, rows, notes)
     else:
         table, heads = table_rows(rows, notes), list(HEADERS)
         if any(r.get("instructions") for r in rows):
@@ -73,11 +74,12 @@ def build(ctx):
         s.para(line)
     s.add(Table(DETAIL_HEADERS, detail_rows(rows), caption="What each claim compares",
                 align=["r", "l", "l", "r", "r", "r"]))
-    fig_path = _change_chart(ctx, rows)
+    fig_path = _change_chart(ctx, rows, real_results)
     if fig_path:
-        s.add(Figure(fig_path, "Claimed vs measured relative change per claim (after vs "
-                     "before; negative = smaller/faster).  Claims without a figure and "
-                     "unmeasured ones are left out."))
+        s.add(Figure(fig_path, "Claimed, model%s change per claim, after / before - 1 "
+                     "(negative = smaller or faster), the figures of the table above.  "
+                     "Claims without a claimed figure and unmeasured ones are left out."
+                     % (" and real OVS" if real_results else "")))
     # How the table was made, after it.
     reps = meta.get("repetitions")
     s.para("Produced by `scripts/reproduce.sh %s` at dataset scale %g (1 = the seeds' "
@@ -146,28 +148,57 @@ def build(ctx):
     return s
 
 
-def _change_chart(ctx, rows):
-    """Horizontal bars: claimed and measured change (%) side by side."""
-    pts = [r for r in rows if r.get("claimed_change_pct") is not None
-           and r.get("measured_change_pct") is not None]
+def chart_points(rows, real_results=None):
+    """The claims the change chart draws, with the figures it draws: the
+    same evaluated rows the table shows.  [(id, claimed %, model %, real %
+    or None)]."""
+    pts = []
+    for r in rows:
+        if r.get("claimed_change_pct") is None or r.get("measured_change_pct") is None:
+            continue
+        real = (real_results or {}).get(r["id"], {}).get("real", {})
+        pts.append((r["id"], r["claimed_change_pct"], r["measured_change_pct"],
+                    real.get("measured_change_pct")))
+    return pts
+
+
+# Bars past these ends are drawn at the end (the table has the figure).
+CLIP = (-100, 300)
+
+
+def _change_chart(ctx, rows, real_results=None):
+    """Horizontal bars per claim: claimed, model and (when measured) real
+    OVS change (%), from the rows the table shows."""
+    pts = chart_points(rows, real_results)
     if not pts:
         return None
-    fig, axes = figure(width=9.0, height=0.32 * len(pts) + 1.9)
+    byid = {r["id"]: r for r in rows}
+    with_real = any(p[3] is not None for p in pts)
+    n = 3 if with_real else 2
+    fig, axes = figure(width=9.0, height=(0.32 + 0.14 * (n - 2)) * len(pts) + 1.9)
     ax = axes[0]
     ys = list(range(len(pts)))[::-1]
-    h = 0.38
-    ax.barh([y + h / 2 for y in ys], [r["claimed_change_pct"] for r in pts], h,
+    h = 0.8 / n
+
+    def clip(v):
+        return max(min(v, CLIP[1]), CLIP[0])
+
+    ax.barh([y + h * (n - 1) / 2 for y in ys], [p[1] for p in pts], h,
             label="claimed", color="#8c8c8c")
     colors = {VERDICT_WITHIN: "#55a868", VERDICT_OUTSIDE: "#dd8452",
               VERDICT_OPPOSITE: "#c44e52", VERDICT_NOISE: "#ccb974"}
-    ax.barh([y - h / 2 for y in ys], [max(min(r["measured_change_pct"], 300), -100) for r in pts],
-            h, color=[colors.get(r["verdict"], "#4c72b0") for r in pts],
-            label="measured (green: within tolerance, orange: outside, red: opposite, "
+    ax.barh([y + h * (n - 3) / 2 for y in ys], [clip(p[2]) for p in pts],
+            h, color=[colors.get(byid[p[0]]["verdict"], "#4c72b0") for p in pts],
+            label="model (green: within tolerance, orange: outside, red: opposite, "
                   "yellow: no change)")
+    if with_real:
+        real = [(y, p[3]) for y, p in zip(ys, pts) if p[3] is not None]
+        ax.barh([y - h for y, _v in real], [clip(v) for _y, v in real], h,
+                color="#4c72b0", label="real OVS")
     ax.set_yticks(ys)
-    ax.set_yticklabels([r["id"] for r in pts], fontsize=8)
+    ax.set_yticklabels([p[0] for p in pts], fontsize=8)
     ax.axvline(0, color="#333", linewidth=0.8)
-    ax.set_xlabel("change after vs before (%)")
+    ax.set_xlabel("change, after / before - 1 (%)")
     ax.set_title("Seed claims: claimed vs measured change", fontsize=11)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.9 / fig.get_figheight()),
@@ -188,11 +219,16 @@ def _real_table(s, root, doc, runs, meta, rows, notes):
         realclaims.load_runs(root, real.get("runs", {})),
         meta.get("dataset_stats"), meta.get("scale", 1.0), meta.get("caps", True),
         twin_claims=meta.get("twins"))
+    # Answer first: claim, claimed, model, real, verdict; then how the
+    # real change and the model compare, and the note.
     table = []
     for t, r in zip(table_rows(rows, notes), rows):
-        table.append(t[:4] + realclaims.real_summary_cells(results.get(r["id"]), notes) + t[4:])
-    headers = HEADERS[:4] + realclaims.REAL_SUMMARY_HEADERS + HEADERS[4:]
-    s.add(Table(headers, table, align=["l", "r", "r", "l", "r", "l", "l", "l"]))
+        real_cells = realclaims.real_summary_cells(results.get(r["id"]), notes)
+        table.append(t[:3] + real_cells[:1] + t[3:4] + real_cells[1:] + t[4:])
+    headers = (HEADERS[:2] + [HEADERS[2].replace("measured", "model")]
+               + realclaims.REAL_SUMMARY_HEADERS[:1] + HEADERS[3:4]
+               + realclaims.REAL_SUMMARY_HEADERS[1:] + HEADERS[4:])
+    s.add(Table(headers, table, align=["l", "r", "r", "r", "l", "l", "l", "l"]))
     n = sum(1 for v in results.values() if v["real"].get("measured_before") is not None)
     built = ", ".join("`%s` (%s)" % (t["ref"], t.get("ovs_version", "")) for t in
                       real.get("targets", []))
@@ -219,3 +255,4 @@ def _real_table(s, root, doc, runs, meta, rows, notes):
     for f in real.get("build_failures", []):
         s.para("Build of `%s` failed, so its claims are not measured on real OVS: %s"
                % (f.get("ref", f.get("target")), failure_text(f.get("error", ""), 5)))
+    return results

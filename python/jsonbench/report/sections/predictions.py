@@ -94,17 +94,17 @@ def build(ctx, folder=None):
                              doc["patch"], recorded,
                              "%d of %d met" % (met, judged) if judged else "not measured yet"])
         sub = s.subsection("%s: %s" % (doc["id"], doc["title"]), "prediction-" + doc["id"])
-        sub.para("Patch `%s`; model `%s` -> `%s`; predicted %s (measured %s).  "
-                 "Command: `%s`."
+        # How it was measured is the entry's record (its `command`, and
+        # the real patch's): named, not repeated in every report.
+        sub.para("Patch `%s`; model `%s` -> `%s`; predicted %s (measured %s).  How the "
+                 "prediction%s measured: `command`%s in `claims/predictions/%s`."
                  % (doc["patch"], _impl(doc["model"]["before"]), _impl(doc["model"]["after"]),
-                    recorded, doc["measured"], doc["command"]))
+                    recorded, doc["measured"],
+                    " and the real patch were" if doc.get("real") else " was",
+                    " and `real.command`" if doc.get("real") else "",
+                    os.path.basename(path)))
         if doc.get("note"):
             sub.para(doc["note"])
-        real = doc.get("real")
-        if real:
-            sub.para("Real patch measured with `%s`%s."
-                     % (real.get("command", "?"),
-                        "; results: `%s`" % real["results"] if real.get("results") else ""))
         sub.add(document.Table(
             ["dataset", "scale", "form", "metric", "predicted (model)", "real patch",
              "verdict"], rows,

@@ -1,7 +1,7 @@
-"""Summary, the report's first screen: per workload and metric the best impl
-and its change against `ovs` (the representation OVS ships), marked
-significant or not by Mann-Whitney (significance.py, i.e. compare.py's
-test); the Pareto chart of RSS after load against load CPU; the memory
+"""Summary, the report's first screen: per workload the representations
+ranked on RSS and CPU, each with its change against `ovs` (the
+representation OVS ships), its interval and a Mann-Whitney mark
+(significance.py, i.e. compare.py's test); the Pareto chart of RSS after load against load CPU; the memory
 breakdown chart.  The detailed sections follow it."""
 
 from ..document import Figure, Section, Table
@@ -13,8 +13,6 @@ from ... import intervals as I
 from ..significance import LEGEND, compare
 
 BASE = "ovs"
-METRICS = [("CPU time", "cpu_time", "s"), ("RSS after", "rss_bytes", "bytes"),
-           ("peak RSS", "peak_rss_bytes", "bytes")]
 # Jobs that measure something else than the representation (the breakdown
 # run pays for its own bookkeeping): kept out of the summary.
 PROFILING_VARIANTS = ("load-breakdown",)
@@ -26,34 +24,47 @@ def measured_groups(rs):
                    if e.variant not in PROFILING_VARIANTS])
 
 
+RANK_METRICS = [("RSS after", "rss_bytes", "bytes"), ("CPU time", "cpu_time", "s")]
+
+
 def summary_rows(rs):
-    """[dataset, workload, metric, best impl, best, ovs, change, significance]
-    per workload variant and metric (lower is better for all of them)."""
-    rows = []
+    """The answer table: per dataset and workload, every representation
+    ranked by its median RSS after the workload, then CPU time, each with
+    its change against `ovs` (best / ovs - 1, lower is better), the change's
+    interval and the significance mark.  Workloads without `ovs` or with
+    one impl only have nothing to rank against: no rows.  Returns (table
+    rows, figures) where figures[(dataset, workload, impl)] = {metric:
+    median} are the numbers the cells show (the charts take the same)."""
+    rows, figures = [], {}
     for (dataset, variant), impls in measured_groups(rs).items():
-        for label, metric, unit in METRICS:
-            vals = {i: total_values(rs, e, metric) for i, e in impls.items()}
-            meds = {i: median(v) for i, v in vals.items() if v}
-            if not meds:
-                continue
-            ranked = sorted(meds, key=lambda i: meds[i])
-            best = ranked[0]
-            row = [dataset, variant, label]
-            if BASE not in meds or len(ranked) < 2:
-                continue            # nothing to compare: no row
-            if best != BASE:
-                v = compare(vals[BASE], vals[best])
-                row += [best, fmt_value(meds[best], unit), fmt_value(meds[BASE], unit),
-                        v.change_cell(change_pct(meds[BASE], meds[best]), mark=False), v.describe()]
-            else:
-                nxt = ranked[1]
-                v = compare(vals[BASE], vals[nxt])
-                row += ["%s (next: %s)" % (BASE, nxt), fmt_value(meds[BASE], unit),
-                        fmt_value(meds[BASE], unit),
-                        "next " + v.change_cell(change_pct(meds[BASE], meds[nxt]), mark=False),
-                        v.describe()]
+        vals = {i: {m: total_values(rs, e, m) for _l, m, _u in RANK_METRICS}
+                for i, e in impls.items()}
+        meds = {i: {m: median(v) for m, v in vs.items() if v} for i, vs in vals.items()}
+        meds = {i: m for i, m in meds.items() if m}
+        if BASE not in meds or len(meds) < 2:
+            continue            # nothing to rank against: no row
+        big = float("inf")
+        ranked = sorted(meds, key=lambda i: tuple(meds[i].get(m, big)
+                                                  for _l, m, _u in RANK_METRICS))
+        for rank, impl in enumerate(ranked, 1):
+            row = [dataset, variant, str(rank), impl]
+            for _label, metric, unit in RANK_METRICS:
+                mine, base = meds[impl].get(metric), meds[BASE].get(metric)
+                row.append(fmt_value(mine, unit) if mine is not None else "-")
+                if impl == BASE:
+                    row.append("reference")
+                elif mine is None or base is None:
+                    row.append("-")
+                else:
+                    v = compare(vals[BASE][metric], vals[impl][metric])
+                    row.append(v.change_cell(change_pct(base, mine)))
+            figures[(dataset, variant, impl)] = dict(meds[impl])
             rows.append(row)
-    return rows
+    return rows, figures
+
+
+HEADERS = ["dataset", "workload", "rank", "impl", "RSS after", "RSS vs ovs",
+           "CPU time", "CPU vs ovs"]
 
 
 def pareto_points(rs):
@@ -113,17 +124,15 @@ def pareto_chart(ctx, data):
 
 def build(ctx):
     rs = ctx.results
-    rows = summary_rows(rs)
+    rows, _figures = summary_rows(rs)
     if not rows:
         return None
     s = Section("Summary", "summary")
-    s.add(Table(["dataset", "workload", "metric", "best impl", "best", BASE, "change",
-                 "significance"], rows,
-                align=["l", "l", "l", "l", "r", "r", "r", "l"]))
-    s.para("Per workload and metric, the impl with the lowest median and its change "
-           "against `%s`, the representation OVS ships: **change = best / ovs - 1**, lower "
-           "is better, with its %.0f%% interval; when `%s` is best, the change of the next "
-           "impl.  Marks: %s" % (BASE, 100 * I.CONFIDENCE, BASE, LEGEND))
+    s.add(Table(HEADERS, rows, align=["l", "l", "r", "l", "r", "r", "r", "r"]))
+    s.para("Per dataset and workload, the representations ranked by median RSS after "
+           "the workload (then CPU time), each against `%s`, the representation OVS "
+           "ships: **change = impl / ovs - 1**, lower is better, with its %.0f%% "
+           "interval and a mark.  Marks: %s" % (BASE, 100 * I.CONFIDENCE, LEGEND))
     points = pareto_points(rs)
     fig = pareto_chart(ctx, points)
     if fig:
