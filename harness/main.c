@@ -100,8 +100,9 @@ usage(FILE *stream)
 "                    file is read (3.1.0)\n"
 "  --help            this text\n"
 "\nWorkload options (see each workload for which apply):\n"
-"  --iterations N  --clients N  --batches K  --batch-rows R\n"
-"  --mode tree|tree-cache|cache|direct|direct-each|serialized  --table T\n"
+"  --iterations N  --clients N  --held M  --batches K  --batch-rows R\n"
+"  --mode tree|tree-cache|cache|direct|direct-each|serialized|all|one\n"
+"  --table T[,T...]\n"
 "  --condition JSON  --initial kept|per-monitor  --send sockets|print|none\n"
 "  --txns M  --entries E  --followers F\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
@@ -157,7 +158,7 @@ parse_choice(const char *option, const char *arg, const char *const names[2])
 
 enum {
     OPT_REPETITIONS = UCHAR_MAX + 1, OPT_SEED, OPT_RESULTS, OPT_OUTPUT,
-    OPT_ITERATIONS, OPT_CLIENTS, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
+    OPT_ITERATIONS, OPT_CLIENTS, OPT_HELD, OPT_BATCHES, OPT_BATCH_ROWS, OPT_MODE,
     OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_SEND, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
@@ -174,6 +175,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "output", required_argument, NULL, OPT_OUTPUT },
         { "iterations", required_argument, NULL, OPT_ITERATIONS },
         { "clients", required_argument, NULL, OPT_CLIENTS },
+        { "held", required_argument, NULL, OPT_HELD },
         { "batches", required_argument, NULL, OPT_BATCHES },
         { "batch-rows", required_argument, NULL, OPT_BATCH_ROWS },
         { "mode", required_argument, NULL, OPT_MODE },
@@ -225,6 +227,9 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             break;
         case OPT_CLIENTS:
             o->clients = parse_number("clients", optarg, 1, MAX);
+            break;
+        case OPT_HELD:
+            o->held = parse_number("held", optarg, 1, MAX);
             break;
         case OPT_BATCHES:
             o->batches = parse_number("batches", optarg, 1, MAX);

@@ -53,6 +53,7 @@ const struct workload *const workloads[] = {
     &workload_monitor,
     &workload_txn,
     &workload_raft,
+    &workload_monitor_storm,
 };
 const size_t n_workloads = sizeof workloads / sizeof workloads[0];
 

@@ -24,6 +24,7 @@ struct workload_options {
     const char *output;         /* dump/compact output file, or NULL. */
     int iterations;             /* Inner iterations (dump). */
     int clients;
+    int held;                   /* monitor-storm: monitors held. */
     int batches;
     int batch_rows;             /* Rows modified per monitor batch. */
     const char *mode;
@@ -57,6 +58,7 @@ extern const struct workload workload_compact;
 extern const struct workload workload_txn;
 extern const struct workload workload_monitor;
 extern const struct workload workload_raft;
+extern const struct workload workload_monitor_storm;
 
 extern const struct workload *const workloads[];
 extern const size_t n_workloads;

@@ -21,6 +21,10 @@ WORKLOAD_RUNS = [
                            '--followers', '2']),
     ('raft-serialized', 'raft', ['--mode', 'serialized', '--entries', '4',
                                  '--followers', '2']),
+    ('monitor-storm', 'monitor-storm', ['--held', '3', '--clients', '4']),
+    ('monitor-storm-one', 'monitor-storm', ['--held', '2', '--clients', '3',
+                                            '--mode', 'one', '--table',
+                                            'SB_Global,Chassis']),
 ]
 
 # A table to monitor in each fixture (NB has no Logical_Flow).
