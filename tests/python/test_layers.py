@@ -23,25 +23,12 @@ import sys
 # cycle), each waiting to be moved, and modules too long; an entry that no
 # longer happens fails too, so the lists only shrink.
 KNOWN = {
-    ("jsonbench.backends", "jsonbench.realovs.runner"),
-    ("jsonbench.execute", "jsonbench.realovs.proc"),
-    ("jsonbench.gatecal", "jsonbench.gate"),
     ("jsonbench.merge", "jsonbench.history"),
-    ("jsonbench.realclaims", "jsonbench.realovs.cli"),
-    ("jsonbench.realovs.suite_jobs", "jsonbench.realovs.runner"),
-    ("jsonbench.realovs.suite_jobs", "jsonbench.realovs.cli"),
-    ("jsonbench.realovs.workloads", "jsonbench.gate"),
-    ("jsonbench.realovs.workloads", "jsonbench.gatecal"),
-    ("jsonbench.realovs.workloads", "jsonbench.gateseries"),
     ("jsonbench.report.history", "jsonbench.history"),
     ("jsonbench.report.significance", "jsonbench.compare"),
-    ("jsonbench.resultsdir", "jsonbench.realovs.representation"),
-    ("jsonbench.resultsdir", "jsonbench.claims"),
-    ("jsonbench.resultsdir", "jsonbench.realclaims"),
-    ("jsonbench.gate", "jsonbench.gateseries"),
     ("jsonbench.history", "jsonbench.engines"),
 }
-KNOWN_LONG = {"jsonbench.gate", "jsonbench.history", "jsonbench.realovs.build", "jsonbench.reproduce"}
+KNOWN_LONG = {"jsonbench.history", "jsonbench.realovs.build"}
 
 
 def modules(pkg_root):
