@@ -25,7 +25,6 @@ import sys
 KNOWN = {
     ("jsonbench.merge", "jsonbench.history"),
     ("jsonbench.report.history", "jsonbench.history"),
-    ("jsonbench.report.significance", "jsonbench.compare"),
     ("jsonbench.history", "jsonbench.engines"),
 }
 KNOWN_LONG = {"jsonbench.history", "jsonbench.realovs.build"}
