@@ -47,7 +47,7 @@ jsonbench.measuring):
   load-ir  load-ir/load    `ovsdb-tool query DB '["<db>"]'` (the file read
                            ovsdb-server opens a database with) under
                            valgrind, net of an empty database of the schema
-                           (jsonbench.gateseries.measure_tool): instructions,
+                           (realovs.toolfigures.measure_tool): instructions,
                            malloc calls (alloc_blocks), peak heap; one
                            process is enough, the counts are deterministic
                            to ~0.1% and do not depend on the machine's speed
