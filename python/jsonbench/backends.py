@@ -4,7 +4,7 @@ side; jsonbench.execute calls them.
   probe(job, tmp)        one warm-up process (raises when it fails)
   run(step, tmp)         step.runs processes of step.job; returns what
                          finish() needs (raises RuntimeError, OSError,
-                         ValueError or realovs RunError on failure)
+                         ValueError or jobs.RunError on failure)
   finish(job, results, tmp)
                          writes runs/<job>.json from the results of all
                          the job's steps; returns [(job, index entry)]
@@ -13,15 +13,14 @@ side; jsonbench.execute calls them.
 ModelBackend runs the harness executables, each repetition a process:
 timed by hyperfine (its whole-process times become '<workload>/process'
 rows, the export goes to hyperfine/) or, hyperfine=False, run directly.
-RealBackend runs real OVS builds through jsonbench.realovs.runner.
-Both start every measured process in the study's measuring setup
+RealBackend (jsonbench.realovs.backend) runs real OVS builds.
+All start every measured process in the study's measuring setup
 (jsonbench.measuring; None: as the caller's environment gives).
 DeterministicBackend measures figures that do not depend on timing
 (allocation counts, valgrind instruction counts, DHAT's heap figures) of
 any command: the regression gate's jobs (jsonbench.gate, gatecal,
 gateseries)."""
 
-import argparse
 import glob
 import os
 import re
@@ -170,53 +169,6 @@ class ModelBackend:
         if not self.hyperfine:
             e.pop("hyperfine", None)
         return [(job, e)]
-
-
-class RealBackend:
-    def __init__(self, out_dir, build_dir=None, cache_dir=None, txn_client=None, setup=None):
-        self.out_dir = out_dir
-        self.setup = setup
-        self.build_dir = build_dir
-        self.cache_dir = cache_dir
-        self.txn_client = txn_client
-
-    def probe(self, job, tmp):
-        pass
-
-    def opts(self, job):
-        """The job's runner options and the measuring setup; txn gets the
-        C client, built once."""
-        opts = dict(job.opts, setup=self.setup)
-        if job.workload != "txn":
-            return opts
-        from .realovs import runner
-        if not self.txn_client:
-            self.txn_client = runner.txn_client(argparse.Namespace(
-                build_dir=self.build_dir, ovs_cache_dir=self.cache_dir))
-        return dict(opts, txn_client=self.txn_client)
-
-    def run(self, step, tmp):
-        from .realovs import runner
-        job = step.job
-        return [runner.run_one(job.target, job.workload, job.ds, self.opts(job))
-                for _ in range(step.runs)]
-
-    def finish(self, job, results, tmp):
-        from .realovs import runner
-        reps = [rows for r in results for rows in r]
-        out = [(job, self._write(job, reps))]
-        for d in job.derived:
-            out.append((d, self._write(d, runner.load_from_dump(reps))))
-        return out
-
-    def _write(self, job, reps):
-        from .realovs import runner
-        doc = runner.job_document(job.target, job.workload, job.ds, reps,
-                                  job.ds.get("sha256", ""), job.opts)
-        doc["context"]["suite_variant"] = job.variant
-        rel = os.path.join("runs", job.name + ".json")
-        gbench.write_atomic(os.path.join(self.out_dir, rel), doc)
-        return resultsdir.entry(job, rel)
 
 
 _DHAT_TOTAL = re.compile(r"Total:\s+([\d,]+) bytes in ([\d,]+) blocks")

@@ -4,8 +4,6 @@ scripts/*.sh wrappers call the same code).
 Every subcommand's --help is short and ends with examples; options shared
 between subcommands have one name and one default (jsonbench.options)."""
 
-import argparse
-import os
 import sys
 
 EXAMPLES = """subcommands:
@@ -37,35 +35,6 @@ examples:
 scripts/jsonbench SUBCOMMAND --help for each one's options."""
 
 
-def join(argv):
-    from . import options as O
-    from . import realclaims, resultsdir
-    ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench join",
-        description="A new claims results folder: PRIMARY plus every run it lacks (or that "
-                    "failed there) taken from OTHER, e.g. an --only real reproduction's real "
-                    "OVS runs or the scale-capped monitor claims of a smaller-scale one; the "
-                    "report names the source.  Join again to add a third folder.",
-        epilog="example:\n  scripts/jsonbench join results/reproduce-A results/reproduce-B "
-               "--out results/reproduce-AB", formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("primary")
-    ap.add_argument("other")
-    ap.add_argument("--out", required=True, metavar="DIR", help="the new folder (must not exist)")
-    ap.add_argument("--claims", default=realclaims.DEFAULT_FILE, metavar="FILE",
-                    help="the real-OVS pairs file that judges the real runs when it names "
-                         "the same builds (default claims/real-ovs.json)")
-    O.ovs_tree(ap, "an OVS git tree holding the real builds' commits (their server code era)")
-    O.no_report(ap)
-    args = ap.parse_args(argv)
-    out = os.path.abspath(args.out)
-    resultsdir.join(os.path.abspath(args.primary), os.path.abspath(args.other), out,
-                   args.claims)
-    if not args.no_report:
-        from .report import render_claims
-        render_claims(out, args.ovs_tree)
-    return 0
-
-
 def impls(argv):
     from . import build
     return build.main(["impls"] + argv)
@@ -89,7 +58,7 @@ def command(name):
     elif name == "find":
         from .history import main_find as main
     elif name == "join":
-        main = join
+        from .claimsjoin import main
     elif name == "merge":
         from .merge import main
     elif name == "slurm":

@@ -15,13 +15,13 @@ model and real OVS results says whether they ran interleaved (neighbouring
 processes) or grouped (minutes apart: time ratios include the drift)."""
 
 import argparse
-import math
 import os
 import signal
 import statistics
 import sys
 
 from . import calibration, intervals
+from .mannwhitney import min_p_two_sided, test  # noqa: F401  (min_p: tests)
 from .report import results as R
 from .report.metrics import fmt_value, metric
 
@@ -82,25 +82,6 @@ def group(samples, with_impl, loose):
         for k, v in s.metrics.items():
             d.setdefault(k, []).append(v)
     return out
-
-
-def min_p_two_sided(na, nb):
-    return min(1.0, 2.0 / math.comb(na + nb, na))
-
-
-def test(a, b, alpha):
-    """(p or None, verdict)"""
-    na, nb = len(a), len(b)
-    if na < 2 or nb < 2:
-        return None, "too few repetitions (n=%d+%d)" % (na, nb)
-    if len(set(a)) == 1 and len(set(b)) == 1:
-        return None, "constant: equal" if a[0] == b[0] else "constant: differs"
-    pmin = min_p_two_sided(na, nb)
-    from scipy.stats import mannwhitneyu
-    p = float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
-    if pmin > alpha:
-        return p, "too few repetitions (n=%d+%d, p >= %.2g)" % (na, nb, pmin)
-    return p, "significant" if p < alpha else "not significant"
 
 
 def rows_for(ga, gb, metrics, alpha, flt):

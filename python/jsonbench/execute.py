@@ -23,13 +23,13 @@ import tempfile
 import time
 
 from . import resultsdir
+from .jobs import RunError
 from .util import fmt_dur, log
 
 Outcome = collections.namedtuple("Outcome", "entries failures interrupted signal finished")
 
 
 def _errors():
-    from .realovs.proc import RunError
     return (RuntimeError, RunError, OSError, ValueError)
 
 

@@ -37,6 +37,8 @@ import shutil
 import subprocess
 
 from . import build, gatetable
+from .detjobs import det_job
+from .realovs.toolfigures import CalError, empty_copy, schema_name  # noqa: F401
 from .util import sha256_of
 
 MODEL_IMPL = "serialized"
@@ -57,10 +59,6 @@ THRESHOLDS = {
 REAL_LIBS = ("libopenvswitch", "libovsdb", "libc.so")
 HEAP_FIGURES = ("alloc_blocks", "peak_heap_bytes")
 
-
-
-class CalError(Exception):
-    pass
 
 
 # ---------------------------------------------------------------- real side
@@ -109,27 +107,6 @@ def identity_diff(base, cur):
     return out
 
 
-def schema_name(path):
-    """The database name in the schema record (second line) of a file."""
-    with open(path, "rb") as f:
-        f.readline()
-        try:
-            return json.loads(f.readline().decode("utf-8"))["name"]
-        except (ValueError, KeyError, TypeError):
-            raise CalError("%s: no schema record on line 2" % path)
-
-
-def empty_copy(path, out):
-    """The schema record of 'path' alone: a database with no rows."""
-    with open(path, "rb") as f:
-        head = f.readline() + f.readline()
-    if not head.startswith(b"OVSDB JSON "):
-        raise CalError("%s: not a standalone OVSDB file" % path)
-    with open(out, "wb") as f:
-        f.write(head)
-    return out
-
-
 # ---------------------------------------------------------------- jobs
 
 def _command(side, exe, workload, db):
@@ -147,7 +124,6 @@ def side_jobs(side, exe, data, tmp, heap=True):
     """The jobs (jsonbench.jobs, side "det") of one side ('model' or
     'real'): every dataset of JOBS and its empty copy, under cachegrind
     and (heap) DHAT; job.key = (side, "<dataset>/<label>", empty?)."""
-    from .gate import det_job
     out = []
     for ds, label, workload in JOBS:
         if ds not in data:

@@ -29,17 +29,18 @@ heap not at all.  docs/patches.md has the recipe for a CI job."""
 
 import argparse
 import datetime
-import json
 import os
 import shutil
 import sys
 import tempfile
 
 from . import ROOT, gatecal, gatetable, gbench
+from .detjobs import MeasureError, Scratch, make_datasets
+from .realovs import build as rbuild
+from .realovs.targets import add_patch_args
+from .realovs.toolfigures import (JOBS, build_figures, jobs, measure_tool,  # noqa: F401
+                                  select_all)
 
-# (dataset, workload) measured: the gate's datasets (gate.DATASETS).
-JOBS = [("nb", "load"), ("sb", "load"), ("nb", "dump"), ("sb", "dump"),
-        ("nb-log", "compact")]
 FIGURES = ["instructions", "alloc_blocks", "peak_heap_bytes"]
 # Percent increase allowed (patched against base).
 # Keys: a figure, WORKLOAD:FIGURE or DATASET/WORKLOAD:FIGURE (the most
@@ -59,88 +60,6 @@ class SeriesError(Exception):
 
 
 # ---------------------------------------------------------------- measuring
-
-def select_all(path):
-    """The transaction ovsdb-client dump sends: a select of every column of
-    every table of the file's schema (rows come back as JSON)."""
-    with open(path, "rb") as f:
-        f.readline()
-        try:
-            schema = json.loads(f.readline().decode("utf-8"))
-            tables = sorted(schema["tables"])
-            name = schema["name"]
-        except (ValueError, KeyError, TypeError, AttributeError):
-            raise gatecal.CalError("%s: no schema record on line 2" % path)
-    return [name] + [{"op": "select", "table": t, "where": []}
-                     for t in tables]
-
-
-def _command(tool, workload, db):
-    """The command on a copy of 'db' (__DB__; __OUT__ its output)."""
-    if workload == "load":
-        return [tool, "query", "__DB__", json.dumps([gatecal.schema_name(db)])]
-    if workload == "dump":
-        return [tool, "query", "__DB__", json.dumps(select_all(db))]
-    return [tool, "compact", "__DB__", "__OUT__"]
-
-
-def jobs(name, tool, data, tmp, only=None):
-    """The jobs (jsonbench.jobs, side "det") of one real ovsdb-tool on the
-    datasets 'data' ({name: path}); job.key = (build name,
-    "<dataset>/<workload>", "full" or "base").  Every run copies its
-    database to the same path (backends.DeterministicBackend): a path's
-    length changes the heap's layout, hence the order of OVS's
-    pointer-hashed maps, which moved the dump's peak heap by 0.7% between
-    two runs of one binary."""
-    from .gate import det_job
-    out = []
-    for ds, workload in JOBS:
-        if ds not in data or (only and "%s/%s" % (ds, workload) not in only):
-            continue
-        empty = gatecal.empty_copy(data[ds], os.path.join(tmp, "%s-empty.ovsdb" % ds))
-        # The dump is net of load on the same database; the others net of
-        # themselves on the empty database.
-        if workload == "dump":
-            variants = (("full", data[ds], "dump"), ("base", data[ds], "load"))
-        else:
-            variants = (("full", data[ds], workload), ("base", empty, workload))
-        for variant, src, cmd_workload in variants:
-            for vg in ("cachegrind", "dhat"):
-                out.append(det_job(vg, name, "%s-%s" % (workload, variant), ds, src,
-                                   _command(tool, cmd_workload, src),
-                                   (name, "%s/%s" % (ds, workload), variant), workload))
-    return out
-
-
-def build_figures(jobs, done, name):
-    """{"<dataset>/<workload>:<figure>": value} of build 'name' from the
-    outcome of its jobs; raises gatecal.CalError when a run failed."""
-    full, base = {}, {}
-    for j in jobs:
-        if j.key[0] != name:
-            continue
-        doc, err = done[j.name]
-        if doc is None:
-            raise gatecal.CalError(err)
-        (full if j.key[2] == "full" else base).setdefault(j.key[1], {}).update(doc["figures"])
-    out = {}
-    for where, figs in full.items():
-        for fig, v in figs.items():
-            # Peak heap is the whole process's.
-            out["%s:%s" % (where, fig)] = v if fig == "peak_heap_bytes" \
-                else v - base.get(where, {}).get(fig, 0)
-    return out
-
-
-def measure_tool(tool, data, tmp, only=None):
-    """{"<dataset>/<workload>:<figure>": value} of one ovsdb-tool on the
-    datasets 'data' ({name: path}), its jobs run in a scratch folder in
-    'tmp' (the history's load-ir workload); raises gatecal.CalError when a
-    run failed, gate.MeasureError when interrupted."""
-    from .gate import Scratch
-    todo = jobs("tool", tool, data, tmp, only)
-    return build_figures(todo, Scratch(tmp).run([(j, 1) for j in todo]), "tool")
-
 
 # ---------------------------------------------------------------- checking
 
@@ -202,7 +121,6 @@ def summary(status, rows):
 # ---------------------------------------------------------------- main
 
 def parse_args(argv):
-    from .realovs.cli import add_patch_args
     ap = argparse.ArgumentParser(
         prog="scripts/gate.sh --series",
         description=__doc__.split("\n\n")[0],
@@ -249,7 +167,6 @@ def parse_args(argv):
 
 def build_pair(args):
     """(base, patched) Targets; raises SeriesError naming what failed."""
-    from .realovs import build as rbuild
     try:
         variants = rbuild.parse_variants(args.ovs_configure)
         base_spec = args.ovs_ref
@@ -272,7 +189,6 @@ def build_pair(args):
 
 def main(argv):
     args = parse_args(argv)
-    from . import gate
     thresholds = dict(THRESHOLDS)
     for t in args.threshold:
         k, sep, v = t.partition("=")
@@ -286,7 +202,7 @@ def main(argv):
     if not shutil.which("valgrind"):
         log("gate --series: valgrind is not installed (scripts/deps.sh)")
         return 3
-    data = gate.make_datasets(args.build_dir, args.data_dir or os.path.join(
+    data = make_datasets(args.build_dir, args.data_dir or os.path.join(
         args.build_dir, "gate-data"))
     if not data:
         log("gate --series: no gate dataset could be generated (is %s "
@@ -304,14 +220,14 @@ def main(argv):
         try:
             todo = jobs("base", base.path("ovsdb-tool"), data, tmp, args.only) + \
                 jobs("patched", patched.path("ovsdb-tool"), data, tmp, args.only)
-            done = gate.Scratch(tmp).run([(j, 1) for j in todo])
+            done = Scratch(tmp).run([(j, 1) for j in todo])
             for side, t in (("base", base), ("patched", patched)):
                 try:
                     figures[side] = build_figures(todo, done, side)
                 except gatecal.CalError as exc:
                     log("gate --series: measuring %s failed: %s" % (t.name, exc))
                     return 3
-        except (gatecal.CalError, gate.MeasureError, OSError) as exc:
+        except (gatecal.CalError, MeasureError, OSError) as exc:
             log("gate --series: measuring failed: %s" % exc)
             return 3
     status, rows = compare(figures["base"], figures["patched"], thresholds)

@@ -360,7 +360,7 @@ def run_groups(out_dir, groups, repetitions, state, index_doc, say=log, setup=No
     each process in the measuring setup 'setup' (jsonbench.measuring);
     returns the updated (entries, failures)."""
     from . import suite_order
-    from .backends import RealBackend
+    from .realovs.backend import RealBackend
     from .execute import execute
     steps = suite_order.paired_steps(groups, repetitions)
     for s in steps:

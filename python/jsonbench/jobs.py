@@ -30,6 +30,11 @@ import os
 SIDES = ("model", "real", "det")
 
 
+class RunError(Exception):
+    """A measured process failed (realovs.proc raises it); jsonbench.execute
+    records it as the job's failure."""
+
+
 class Job:
     def __init__(self, impl, workload, variant, ds, opts, clients=None, mode=None,
                  meta=None, side="model", target=None, prefix="", key=None):

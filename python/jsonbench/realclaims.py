@@ -24,9 +24,9 @@ Builds go through the real-OVS build cache; a build that fails gives
 import json
 import os
 
-from . import ROOT, build
+from . import ROOT
 from . import claims as C
-from .util import sha256_of
+from .realovs.targets import ref_name
 
 DEFAULT_FILE = os.path.join(ROOT, "claims", "real-ovs.json")
 
@@ -159,7 +159,6 @@ def real_sources(real):
 
 
 def target_name(ref):
-    from .realovs.cli import ref_name
     return ref_name(ref)
 
 
@@ -239,89 +238,6 @@ def dataset_of(run, path):
                                   if run["form"] == "log" else ""),
             "path": path, "kind": run["dataset"], "scale": run["scale"],
             "form": run["form"]}
-
-
-def measure(args, sdoc, groups, users, ds_paths, out_dir, log, state, entries, failures):
-    """Builds the targets (cached) and runs every real run of 'groups'
-    through the execute loop (before and after interleaved repetition by
-    repetition, as the model's are: on a shared machine, all repetitions of
-    one build and then all of the other would measure the machine's load
-    drift as an effect).  Returns (runs meta {run key: {"file", "claims"} |
-    {"error"}}, targets info, build failures, interrupted)."""
-    from .backends import RealBackend
-    from .execute import execute
-    from .jobs import Job, Step
-    from .realovs import build as rbuild
-
-    refs = refs_of(sdoc)
-    needed = []
-    for _g, runs in groups:
-        for r in runs:
-            if r["impl"] not in needed:
-                needed.append(r["impl"])
-    targets, errors, build_failures = {}, {}, []
-    for name in needed:
-        log("reproduce: real OVS: building %s (cached)" % refs[name])
-        try:
-            # A pair's side is a target spec: REF[+PATCH...]
-            # (docs/patches.md).
-            t = rbuild.build_spec(args.ovs_tree, refs[name],
-                                  cache_dir=args.ovs_cache_dir)
-        except (rbuild.BuildError, FileNotFoundError) as exc:
-            log("reproduce: real OVS: %s: %s" % (refs[name],
-                                                 str(exc).splitlines()[0]))
-            errors[name] = str(exc)
-            build_failures.append({"target": name, "ref": refs[name],
-                                   "error": str(exc)[-3000:]})
-            continue
-        t.name = name
-        targets[name] = t
-    meta, by_key, steps = {}, {}, []
-    for g, runs in groups:
-        ready = []
-        for r in runs:
-            key = C.run_key(r)
-            name = r["impl"]
-            if name in errors:
-                tail = [ln.strip() for ln in errors[name].splitlines()
-                        if ln.strip()]
-                meta[key] = {"error": "build of %s failed: %s" % (
-                    refs[name], tail[-1] if tail else "?")}
-                continue
-            path = None
-            if r["dataset"]:
-                path = ds_paths.get((r["dataset"], r["form"], r["scale"]))
-                if not path:
-                    meta[key] = {"error": "dataset %s-%g-%s missing" % (
-                        r["dataset"], r["scale"], r["form"])}
-                    continue
-            ds = dataset_of(r, path)
-            if path:
-                ds["sha256"] = sha256_of(path)
-            opts = run_opts(r)
-            j = Job(name, r["workload"], variant(r), ds, opts, opts.get("clients"),
-                    side="real", target=targets[name], prefix="real__", key=key)
-            j.note = "(claims %s)" % ",".join(users[key])
-            j.meta = {"params": " ".join(r["args"])}
-            by_key[key] = j
-            ready.append(j)
-        steps += [Step(j, rep, 1, g) for rep in range(args.repetitions) for j in ready]
-    failures = list(failures) + [{"job": k, "error": v["error"][:2000]}
-                                 for k, v in meta.items()]
-    res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir,
-                                              setup=getattr(args, "setup", None))},
-                  out_dir, state, entries, failures, args.repetitions, say=log)
-    finished = set(state.get("finished", []))
-    errs = {f["job"]: f["error"] for f in res.failures if "job" in f}
-    for key, j in by_key.items():
-        if j.name in finished:
-            meta[key] = {"file": os.path.join("runs", j.name + ".json"),
-                         "claims": users[key], "repetitions": args.repetitions}
-        else:
-            meta[key] = {"error": errs.get(j.name) or "interrupted before it finished"}
-    info = [dict(t.context(), name=n, ref=refs[n]) for n, t in
-            targets.items()]
-    return meta, info, build_failures, res.interrupted
 
 
 def load_runs(results_dir, runs_meta):
@@ -430,22 +346,3 @@ def real_cells(entry):
         mv += "; calibration target %s: %s (%s)" % (
             t["label"], "met" if t["met"] else "missed", t["how"])
     return [measured, verdict, mv]
-
-
-def ensure_datasets(args, sdoc, groups, ds_paths, log):
-    """Generates what the real runs need and the model's did not (the real
-    claims' own scale caps)."""
-    for _g, runs in groups:
-        for r in runs:
-            key = (r["dataset"], r["form"], r["scale"])
-            if not r["dataset"] or key in ds_paths:
-                continue
-            spec = sdoc["datasets"][r["dataset"]]
-            try:
-                ds_paths[key] = build.ensure_dataset(
-                    args.build_dir, r["dataset"], r["scale"], r["form"],
-                    args.seed, build.DATASETS_DIR,
-                    profile=os.path.join(ROOT, spec["profile"]),
-                    schema=spec["schema"], who="reproduce")
-            except build.DatasetError as exc:
-                log("reproduce: %s" % exc)

@@ -25,6 +25,7 @@ from . import adaptive
 from . import claims as C
 from . import instructions as I
 from . import realclaims
+from .reproduce_real import measure_real
 from .backends import ModelBackend
 from .execute import execute
 from .jobs import Job, Step
@@ -560,31 +561,6 @@ def measure_instructions(args, p, out_dir, state, res):
     meta["instructions_scale"] = scale
     gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
     return out.interrupted
-
-
-def measure_real(args, p, ds, out_dir, state, res):
-    """The real-OVS runs of the plan into out_dir: runs/real__*.json, their
-    index entries, and "real" in claims-run.json (pairs file, runs, builds).
-    Returns (how many real runs failed, interrupted)."""
-    t0 = time.time()
-    realclaims.ensure_datasets(args, p.sdoc, p.real_groups, ds.paths, log)
-    out = realclaims.measure(args, p.sdoc, p.real_groups, p.real_users, ds.paths, out_dir,
-                             log, state, res.entries, res.failures)
-    runs_meta_, targets, failures, interrupted = out
-    env = resultsdir.read_env(out_dir)
-    env["ovs_targets"] = targets
-    env["ovs_build_failures"] = failures
-    env["ovs_ab_pairs"] = [pr for pr in realclaims.ab_pairs(p.sdoc)
-                           if all(n in {t["name"] for t in targets} for n in pr)]
-    # The model's runs all ran before these (calibration.run_order()).
-    env["run_order"] = "grouped"
-    resultsdir.write_env(out_dir, env)
-    meta = gbench.read(os.path.join(out_dir, C.RUN_FILE))
-    meta["real"] = {"claims": p.real_doc, "claims_file": os.path.relpath(args.ovs_claims, ROOT),
-                    "ovs_tree": args.ovs_tree, "runs": runs_meta_, "targets": targets,
-                    "build_failures": failures, "duration_s": time.time() - t0}
-    gbench.write_atomic(os.path.join(out_dir, C.RUN_FILE), meta)
-    return sum(1 for v in runs_meta_.values() if "error" in v), interrupted
 
 
 def print_table(rows, real=None):

@@ -25,7 +25,8 @@ import sys
 import time
 
 from . import ROOT, build, datasets as D, measuring, resultsdir, shards, suite_order
-from .backends import DeterministicBackend, ModelBackend, RealBackend
+from .backends import DeterministicBackend, ModelBackend
+from .realovs.backend import RealBackend
 from .env import collect_env, git_short_commit, loadavg, warn_timing_hazards
 from .execute import execute
 from .jobs import Job, Step

@@ -28,7 +28,7 @@ ROOT, BUILD = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from jsonbench import claims as C          # noqa: E402
 from jsonbench import realclaims as R      # noqa: E402
-from jsonbench import resultsdir as RD     # noqa: E402
+from jsonbench import claimsjoin as RD     # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))

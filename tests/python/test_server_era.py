@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 from jsonbench import calibration as C
-from jsonbench import resultsdir
+from jsonbench import claimsjoin
 from jsonbench.realovs import representation as R
 from jsonbench.report import Context
 from jsonbench.report.document import Section, Table
@@ -180,7 +180,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # --- jsonbench join records what it can tell, and how.
     entries = [dict(e) for e in index]
     tgts = [dict(t) for t in targets]
-    resultsdir._record_eras(entries, tgts, None)
+    claimsjoin._record_eras(entries, tgts, None)
     by = {e["impl"]: e for e in entries}
     check(by["ovs-old"].get("ovs_server_era") == R.PRE_2024 and
           "derived when joined" in by["ovs-old"].get("ovs_server_era_source", ""),

@@ -16,13 +16,11 @@ import subprocess
 import tempfile
 import time
 
+from ..jobs import RunError  # noqa: F401  (raised here, and by its callers)
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PR_SET_PDEATHSIG = 1
 PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-class RunError(Exception):
-    pass
 
 
 def _die_with_parent(parent):

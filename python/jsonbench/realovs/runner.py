@@ -4,14 +4,18 @@ report, compare and gate read it like the model's."""
 
 import os
 import platform
-import subprocess
 import sys
 import time
 
-from . import build as build_mod
-from . import gbench
-from . import workloads as wl
+from .. import datasets as D
+from .. import measuring, resultsdir, suite_order
+from .. import options as O
+from ..env import git_short_commit, loadavg
+from ..execute import execute
+from ..jobs import Job
 from ..util import sha256_of
+from . import workloads as wl
+from .backend import RealBackend, variant_name
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
@@ -25,7 +29,6 @@ WORKLOAD_OPTS = {"batches": 5, "batch_rows": 100, "txns": 1000, "entries": 100}
 
 
 def add_run_args(p):
-    from .. import options as O
     O.dataset(p)
     p.add_argument("--scale", help="comma list: generate NB and SB at these "
                    "scales into datasets/out/ (as scripts/suite.sh names them)")
@@ -66,7 +69,6 @@ def datasets_from_args(args, workloads):
     given by hand, and generated ones at --scale through the one cached
     dataset function (regenerated when ovsdb-gen, the profile or the schema
     is newer than the cached file)."""
-    from .. import datasets as D
     try:
         out = D.from_files(args.dataset)
         for s in (args.scale or "").split(","):
@@ -103,24 +105,6 @@ def plan(workloads, datasets):
     return jobs
 
 
-def txn_client(args):
-    """The C client: built by meson, or compiled into the cache."""
-    built = os.path.join(args.build_dir, "tools", "ovsdb-txn-client")
-    if os.access(built, os.X_OK):
-        return built
-    src = os.path.join(ROOT, "tools", "ovsdb-txn-client.c")
-    cache = args.ovs_cache_dir or build_mod.default_cache_dir()
-    exe = os.path.join(cache, "tools", "ovsdb-txn-client-" +
-                       sha256_of(src)[:12])
-    if not os.access(exe, os.X_OK):
-        os.makedirs(os.path.dirname(exe), exist_ok=True)
-        cc = os.environ.get("CC", "cc")
-        subprocess.run([cc, "-std=c11", "-D_GNU_SOURCE", "-O2", "-o",
-                        exe + ".tmp", src], check=True)
-        os.replace(exe + ".tmp", exe)
-    return exe
-
-
 def env_json(args, targets, datasets, duration, setup=None):
     env = {
         "source": "real-ovs",
@@ -140,40 +124,6 @@ def env_json(args, targets, datasets, duration, setup=None):
     return env
 
 
-def variant_name(workload, opts):
-    """The suite's variant names; real monitor runs have no mode:
-    monitor-c<clients> (jsonbench.calibration pairs them with the model's
-    monitor-tree-c<clients>: the clients have a condition, which the
-    server's json cache does not serve)."""
-    if workload == "monitor":
-        return "monitor-c%d" % opts.get("clients", 10)
-    return workload
-
-
-def load_from_dump(dump_reps):
-    """The load rows of each dump repetition (its server start), renamed
-    as a load run's."""
-    return [[gbench.renamed(r, "load/load") for r in rows
-             if r["name"] == "dump/load"] for rows in dump_reps]
-
-
-def run_one(target, workload, ds, opts):
-    """One repetition's rows (callers that interleave targets)."""
-    return wl.get(workload)(target, ds, opts)
-
-
-def job_document(target, workload, ds, reps, sha, opts):
-    """The results document of one job from its repetitions' rows."""
-    repetitions = len(reps)
-    params = "repetitions=%d" % repetitions
-    if workload in ("monitor", "txn", "raft"):
-        params += " " + " ".join("%s=%s" % kv for kv in sorted(opts.items())
-                                 if kv[0] != "txn_client")
-    ctx = gbench.context(target, workload, params,
-                         dataset=ds["path"], dataset_sha256=sha)
-    return gbench.document(ctx, reps)
-
-
 def job_opts(args, workload):
     o = workload_opts(args)
     return {"monitor": {"clients": args.clients or 10, "batches": o["batches"],
@@ -187,11 +137,6 @@ def run(args, targets, failures):
     back, through the one execute loop (jsonbench.execute); an existing
     --out folder is added to (one target per invocation, one report), a
     --resume folder finished."""
-    from .. import measuring, resultsdir, suite_order
-    from ..backends import RealBackend
-    from ..env import git_short_commit, loadavg
-    from ..execute import execute
-    from ..jobs import Job
     if getattr(args, "resume", None):
         args.out = args.resume
     workloads = [w for w in args.workloads.split(",") if w]

@@ -12,17 +12,18 @@ runs what it supports of the model's plan: load, dump, compact, monitor
 
 plan() gives real job templates (jsonbench.jobs.Job, side "real"); the
 order (jsonbench.suite_order) puts them on each target, jsonbench.execute
-runs them through jsonbench.backends.RealBackend.
+runs them through jsonbench.realovs.backend.RealBackend.
 """
 
 import argparse
 import os
 import shutil
 
+from ..jobs import Job
 from . import build as build_mod
-from . import runner
 from . import workloads as wl
-from .cli import add_patch_args, patch_specs, ref_name, targets_from_args
+from .backend import variant_name
+from .targets import add_patch_args, patch_specs, ref_name, targets_from_args
 from .target import PROGRAMS
 
 
@@ -109,7 +110,6 @@ def parse_pairs(values):
 def plan(model_jobs):
     """Real job templates (jobs.Job, side "real") for the model's jobs:
     one per dataset x workload, monitor once per client count."""
-    from ..jobs import Job
     seen, out = set(), []
     for j in model_jobs:
         w, opts = j.workload, {}
@@ -125,7 +125,7 @@ def plan(model_jobs):
             opts = {"entries": 100}
         elif w == "txn":
             opts = {"clients": 5, "txns": 1000}
-        variant = runner.variant_name(w, opts)
+        variant = variant_name(w, opts)
         key = (w, variant, j.ds["path"])
         if key in seen:
             continue

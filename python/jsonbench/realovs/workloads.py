@@ -47,7 +47,7 @@ jsonbench.measuring):
   load-ir  load-ir/load    `ovsdb-tool query DB '["<db>"]'` (the file read
                            ovsdb-server opens a database with) under
                            valgrind, net of an empty database of the schema
-                           (jsonbench.gateseries.measure_tool): instructions,
+                           (realovs.toolfigures.measure_tool): instructions,
                            malloc calls (alloc_blocks), peak heap; one
                            process is enough, the counts are deterministic
                            to ~0.1% and do not depend on the machine's speed
@@ -58,13 +58,16 @@ import os
 import random
 import statistics
 import subprocess
+import tempfile
 import time
 
+from ..detjobs import MeasureError
 from . import batches
 from . import gbench
 from . import jsonrpc
 from .proc import RunDir, RunError, copy_file, run_to_end, settle, snapshot
 from .server import Server
+from .toolfigures import CalError, measure_tool
 
 TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
 WORKLOADS = ("load", "dump", "compact", "monitor", "txn", "raft")
@@ -469,16 +472,14 @@ def monitor_storm(target, ds, opts):
 
 
 def load_ir(target, ds, opts):
-    import tempfile
-    from .. import gate, gatecal, gateseries
     if not os.path.exists(ds["path"]):
         raise RunError("%s: dataset not found" % ds["path"])
     with tempfile.TemporaryDirectory(prefix="jsonbench-load-ir-") as tmp:
         try:
-            figs = gateseries.measure_tool(target.path("ovsdb-tool"),
+            figs = measure_tool(target.path("ovsdb-tool"),
                                            {"nb": ds["path"]}, tmp,
                                            only={"nb/load"})
-        except (gatecal.CalError, gate.MeasureError, OSError) as exc:
+        except (CalError, MeasureError, OSError) as exc:
             raise RunError("%s: load under valgrind: %s" % (ds["path"], exc))
     fields = {"real_time": 0.0, "cpu_time": 0.0,
               "file_bytes": os.path.getsize(ds["path"])}

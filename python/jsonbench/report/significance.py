@@ -4,7 +4,7 @@ cell, with the legend that explains the marks; and the interval of the
 change (jsonbench.intervals), which every compared figure shows."""
 
 from .. import intervals as I
-from ..compare import test
+from ..mannwhitney import test
 
 ALPHA = 0.05
 
