@@ -56,6 +56,7 @@ LAYERS = [
     ("jsonbench.predictions", "report"),
     # Analysis.
     ("jsonbench.intervals", "analysis"),
+    ("jsonbench.historyfigures", "analysis"),
     ("jsonbench.mannwhitney", "analysis"),
     ("jsonbench.calibration", "analysis"),
     ("jsonbench.claims", "analysis"),

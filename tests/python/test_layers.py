@@ -24,7 +24,6 @@ import sys
 # longer happens fails too, so the lists only shrink.
 KNOWN = {
     ("jsonbench.merge", "jsonbench.history"),
-    ("jsonbench.report.history", "jsonbench.history"),
     ("jsonbench.history", "jsonbench.engines"),
 }
 KNOWN_LONG = {"jsonbench.history", "jsonbench.realovs.build"}

@@ -8,7 +8,7 @@ in the report)."""
 import json
 import os
 
-from ..history import FIGURES, SCALE, STUDY
+from ..historyfigures import FIGURES, SCALE, STUDY
 
 
 def load(out_dir):
