@@ -14,7 +14,6 @@ Scale 1 is the seeds' database sizes (NB ~350 MB, SB ~615 MB); the default
 published sizes (50 x 1000 and 5 x 10000 inserts), which take seconds."""
 
 import argparse
-import datetime
 import os
 import shlex
 import sys
@@ -29,7 +28,8 @@ from .reproduce_real import measure_real
 from .backends import ModelBackend
 from .execute import execute
 from .jobs import Job, Step
-from .env import collect_env, git_short_commit, loadavg, timing_hazards, warn_timing_hazards
+from .study import Study
+from .env import timing_hazards, warn_timing_hazards
 from .util import fmt_dur, log, sha256_of
 
 DEFAULT_CLAIMS = os.path.join(ROOT, "claims", "seeds.json")
@@ -312,23 +312,17 @@ def save(args, argv, p, ds, out_dir, runs, duration, complete, t_runs, seconds):
     """env.json and claims-run.json (index.json is the execute loop's);
     written after every finished run, so an interrupted reproduction can
     still be rendered (scripts/jsonbench report) or resumed (--resume).
-    The machine's environment is collected once (it takes seconds)."""
-    if not hasattr(args, "env"):
-        args.env = collect_env(ROOT, args.build_dir, "glibc")
+    The machine's environment is collected once, in main() (it takes
+    seconds)."""
     env = dict(args.env)
-    env["command"] = "scripts/reproduce.sh " + shlex.join(argv)
-    env["datasets"] = ds.meta
-    env["duration_s"] = duration
-    env["loadavg_start"] = getattr(args, "loadavg_start", None)
-    env["loadavg_end"] = loadavg()
-    env.update(args.setup.env_fields())
     if getattr(args, "shard_env", None):
         env["shard"] = args.shard_env
+    # What an earlier invocation's real runs recorded (--resume).
     old = resultsdir.read_env(out_dir)
     for k in ("ovs_targets", "ovs_build_failures", "ovs_ab_pairs", "run_order"):
-        if k in old:
+        if k in old and k not in env:
             env[k] = old[k]
-    resultsdir.write_env(out_dir, env)
+    args.study.finish(env)
     prev = C.load_run(out_dir)
     meta = {"claims": p.doc, "claims_file": os.path.relpath(args.claims, ROOT),
             "scale": args.scale, "caps": p.caps, "repetitions": args.repetitions,
@@ -418,12 +412,10 @@ def main(argv):
         return 0
     if not args.no_build:
         build.meson_build(args.build_dir, "reproduce")
-    commit = git_short_commit(ROOT)
-    stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
-    out_dir = os.path.abspath(args.resume or args.out or os.path.join(
-        ROOT, "results", "reproduce-%s-%s%s" % (stamp, commit, "" if mine is None else
-                                                "-shard%dof%d" % (args.shard, args.shards))))
-    os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
+    args.study = study = Study("reproduce", argv, "scripts/reproduce.sh", args,
+                               name="reproduce-{stamp}-{commit}", started=t_start)
+    out_dir = study.out_dir
+    resultsdir.make_dirs(out_dir)
     ds = prepare_datasets(args, p)
     by_key, steps = model_jobs(args, p, ds)
     for g, runs in p.groups:
@@ -434,15 +426,13 @@ def main(argv):
     digest = resultsdir.plan_hash(list(by_key.values()), args.repetitions,
                                   "interleaved " + ",".join(real_names))
     entries, failures = [], []
-    if args.resume:
-        state = resultsdir.resume_or_exit(out_dir, "reproduce", commit, digest,
-                                          None if mine is None else args)
+    if study.resume:
+        state = study.resumed(digest)
         entries = resultsdir.read_index(out_dir)["entries"]
         log("reproduce: resuming %s: %d of %d runs finished" % (
             build.rel(out_dir), len(set(state["finished"])), len(state["jobs"])))
     else:
-        state = resultsdir.new_plan("reproduce", argv, commit, digest, list(by_key.values()))
-        state["jobs"] += real_names
+        state = study.new_plan(digest, list(by_key.values()), real_names)
         if mine is not None:
             state["shard"] = shards.plan_state(args, units, shard_digest, "reproduce")
     if mine is not None:
@@ -452,6 +442,8 @@ def main(argv):
     steps = [s for s in steps if s.job.key not in missing]
     warn_timing_hazards(timing_hazards(), log)
     args.setup = measuring.begin(args, args.build_dir, log)
+    args.env = study.environment(args.build_dir, "glibc", setup=args.setup)
+    args.env["datasets"] = ds.meta      # the claims' datasets, with their statistics
     log("reproduce: %d claims, %d runs x %d repetitions = %d processes, scale %g -> %s"
         % (p.n_claims, p.n_runs(), args.repetitions, len(p.steps), args.scale,
            build.rel(out_dir)))
@@ -460,7 +452,6 @@ def main(argv):
     backend = ModelBackend(out_dir, exes, args.repetitions, args.seed, probe=False,
                            hyperfine=False, sha256=False, setup=args.setup)
     t_runs = time.time()
-    args.loadavg_start = loadavg()
     if mine is not None:
         args.shard_env["measured"] = [t_runs, None]
 

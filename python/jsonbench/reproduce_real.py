@@ -7,7 +7,7 @@ by repetition."""
 import os
 import time
 
-from . import ROOT, build, gbench, resultsdir
+from . import ROOT, build, gbench
 from . import claims as C
 from . import realclaims as R
 from .execute import execute
@@ -26,14 +26,10 @@ def measure_real(args, p, ds, out_dir, state, res):
     out = measure(args, p.sdoc, p.real_groups, p.real_users, ds.paths, out_dir,
                   log, state, res.entries, res.failures)
     runs_meta_, targets, failures, interrupted = out
-    env = resultsdir.read_env(out_dir)
-    env["ovs_targets"] = targets
-    env["ovs_build_failures"] = failures
-    env["ovs_ab_pairs"] = [pr for pr in R.ab_pairs(p.sdoc)
-                           if all(n in {t["name"] for t in targets} for n in pr)]
     # The model's runs all ran before these (calibration.run_order()).
-    env["run_order"] = "grouped"
-    resultsdir.write_env(out_dir, env)
+    args.env.update(ovs_targets=targets, ovs_build_failures=failures, run_order="grouped",
+                    ovs_ab_pairs=[pr for pr in R.ab_pairs(p.sdoc)
+                                  if all(n in {t["name"] for t in targets} for n in pr)])
     meta = gbench.read(os.path.join(out_dir, C.RUN_FILE))
     meta["real"] = {"claims": p.real_doc, "claims_file": os.path.relpath(args.ovs_claims, ROOT),
                     "ovs_tree": args.ovs_tree, "runs": runs_meta_, "targets": targets,

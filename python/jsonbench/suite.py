@@ -18,7 +18,6 @@ grouped: each job's repetitions in one hyperfine call, job after job, impls
 of one comparison next to each other.  env.json records run_order."""
 
 import argparse
-import datetime
 import os
 import shlex
 import sys
@@ -27,9 +26,10 @@ import time
 from . import ROOT, build, datasets as D, measuring, resultsdir, shards, suite_order
 from .backends import DeterministicBackend, ModelBackend
 from .realovs.backend import RealBackend
-from .env import collect_env, git_short_commit, loadavg, warn_timing_hazards
+from .env import warn_timing_hazards
 from .execute import execute
 from .jobs import Job, Step
+from .study import Study
 from .util import fmt_dur, log, sha256_of
 
 ALL_WORKLOADS = ["load", "dump", "compact", "monitor", "txn", "raft"]
@@ -346,53 +346,40 @@ def main(argv):
         ds["sha256"] = sha256_of(ds["path"])
         ds["bytes"] = os.path.getsize(ds["path"])
 
-    commit = git_short_commit(ROOT)
+    study = Study("suite", argv, "scripts/suite.sh", args, started=t_start)
+    out_dir = study.out_dir
     digest = resultsdir.plan_hash(jobs + real_jobs, args.repetitions, "%s %s" % (
         order, ",".join(suite_jobs.target_names(args)) if real_jobs else ""))
     entries, failures = [], []
-    if args.resume:
-        out_dir = args.resume
-        state = resultsdir.resume_or_exit(out_dir, "suite", commit, digest,
-                                          None if mine is None else args)
+    if study.resume:
+        state = study.resumed(digest)
         # Finished jobs stay; failed ones run again.
         entries = [e for e in resultsdir.read_index(out_dir)["entries"]
                    if e.get("source") != "micro"]
         log("suite: resuming %s: %d of %d jobs finished"
-            % (os.path.relpath(out_dir, ROOT), len(set(state["finished"])), len(state["jobs"])))
+            % (study.rel(), len(set(state["finished"])), len(state["jobs"])))
     else:
-        stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
-        out_dir = args.out or os.path.join(ROOT, "results", "%s-%s%s" % (
-            stamp, commit, "" if mine is None else "-shard%dof%d" % (args.shard, args.shards)))
-        os.makedirs(out_dir, exist_ok=True)
         state = None
-    env = collect_env(ROOT, args.build_dir, args.allocator)
-    env["command"] = "scripts/suite.sh " + shlex.join(a for a in argv if a != "--resume" and
-                                                       a != args.resume)
-    env["datasets"] = [{k: ds.get(k) for k in ("label", "path", "kind", "scale", "form",
-                                               "sha256", "bytes")} for ds in used]
-    warn_timing_hazards(env["timing_hazards"], log)
     setup = measuring.begin(args, args.build_dir, log)
-    env.update(setup.env_fields())
+    env = study.environment(args.build_dir, args.allocator, used, setup)
+    warn_timing_hazards(env["timing_hazards"], log)
     log("suite: %d jobs (%s x %d impls) x %d repetitions -> %s"
         % (len(jobs), ", ".join(w for w in workloads if w != "micro"), len(impls),
            args.repetitions, os.path.relpath(out_dir, ROOT)))
 
     env["run_order"] = order
-    env["loadavg_start"] = loadavg()
     tgts, build_failures, real_info = build_targets(args, real_jobs)
     env.update(real_info)
     steps = steps_of(args, order, jobs, real_jobs, tgts)
     all_jobs = list({s.job.name: s.job for s in steps}.values())
     all_jobs += [d for j in all_jobs for d in j.derived]
     if state is None:
-        state = resultsdir.new_plan("suite", argv, commit, digest, all_jobs)
+        state = study.new_plan(digest, all_jobs)
         if mine is not None:
             state["shard"] = shards.plan_state(args, units, shard_digest, "suite")
-    else:
-        env["resumed"] = True
     if mine is not None:
         env["shard"] = shards.shard_env(args, units, shard_digest, None, None)
-    resultsdir.write_env(out_dir, env)
+    study.write_env(env)
     backends = {"model": ModelBackend(out_dir, args.exes, args.repetitions, args.seed,
                                       args.allocator, probe=not args.no_probe, setup=setup),
                 "real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir, setup=setup)}
@@ -405,12 +392,10 @@ def main(argv):
                       {"det": DeterministicBackend(out_dir, setup)}, out_dir, None, res.entries,
                       res.failures, 1, t_start)
     index, failures = res.entries, res.failures
-    env["loadavg_end"] = loadavg()
     if mine is not None:
         env["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
-    env["duration_s"] = time.time() - t_start
     resultsdir.write_index(out_dir, index, failures)
-    resultsdir.write_env(out_dir, env)
+    study.finish(env)
     log("suite: %d jobs ran, %d failed, in %s; results in %s"
         % (len(index), len(failures), fmt_dur(time.time() - t_start), os.path.relpath(out_dir, ROOT)))
     if res.interrupted:

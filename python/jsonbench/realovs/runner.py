@@ -2,17 +2,17 @@
 in the suite's layout (index.json, env.json, runs/*.json), so that the
 report, compare and gate read it like the model's."""
 
+import argparse
 import os
-import platform
 import sys
 import time
 
 from .. import datasets as D
 from .. import measuring, resultsdir, suite_order
 from .. import options as O
-from ..env import git_short_commit, loadavg
 from ..execute import execute
 from ..jobs import Job
+from ..study import Study
 from ..util import sha256_of
 from . import workloads as wl
 from .backend import RealBackend, variant_name
@@ -105,23 +105,10 @@ def plan(workloads, datasets):
     return jobs
 
 
-def env_json(args, targets, datasets, duration, setup=None):
-    env = {
-        "source": "real-ovs",
-        "command": " ".join(sys.argv),
-        "kernel": platform.release(),
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "targets": [dict(t.context(), name=t.name,
-                         programs=t.programs) for t in targets],
-        "datasets": [{k: d.get(k) for k in ("label", "path", "kind",
-                                             "scale", "form")}
-                     for d in datasets],
-        "duration_s": round(duration, 1),
-    }
-    if setup is not None:
-        env.update(setup.env_fields())
-    return env
+def env_fields(targets):
+    """What env.json adds for a real-OVS run: the targets measured."""
+    return {"targets": [dict(t.context(), name=t.name, programs=t.programs)
+                        for t in targets]}
 
 
 def job_opts(args, workload):
@@ -143,9 +130,11 @@ def run(args, targets, failures):
     for w in workloads:
         wl.get(w)
     datasets = datasets_from_args(args, workloads)
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    out_dir = args.out or os.path.join(ROOT, "results", stamp + "-real-ovs")
-    os.makedirs(out_dir, exist_ok=True)
+    # An existing --out folder is added to: one target per invocation.
+    study = Study("real-ovs", sys.argv[1:], "scripts/real-ovs.sh",
+                  argparse.Namespace(out=args.out), name="{stamp}-real-ovs")
+    out_dir = study.out_dir
+    resultsdir.make_dirs(out_dir)
     for d in datasets:
         d["sha256"] = sha256_of(d["path"])
         d["bytes"] = os.path.getsize(d["path"])
@@ -164,23 +153,22 @@ def run(args, targets, failures):
                              clients=opts.get("clients"), side="real"))
     steps = suite_order.grouped_steps([], templates, targets, args.repetitions)
     jobs = [s.job for s in steps] + [d for s in steps for d in s.job.derived]
-    commit = git_short_commit(ROOT)
     digest = resultsdir.plan_hash(jobs, args.repetitions, "grouped")
     if getattr(args, "resume", None):
-        state = resultsdir.resume_or_exit(out_dir, "real-ovs", commit, digest)
+        study.resume = True
+        state = study.resumed(digest)
         old_failures = []
     else:
-        state = resultsdir.new_plan("real-ovs", sys.argv[1:], commit, digest, jobs)
+        state = study.new_plan(digest, jobs)
         old_failures = index["failures"]
     setup = measuring.begin(args, args.build_dir, lambda m: log("real-ovs: " + m))
-    load_start = loadavg()
+    env = study.environment(args.build_dir, datasets=datasets, setup=setup)
+    env.update(env_fields(targets))
     res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir,
                                               setup=setup)},
                   out_dir, state, index["entries"], old_failures + failures,
                   args.repetitions, start, say=log)
-    env = env_json(args, targets, datasets, time.time() - start, setup)
-    env.update(loadavg_start=load_start, loadavg_end=loadavg())
-    resultsdir.write_env(out_dir, env)
+    study.finish(env)
     log("real-ovs: %d results, %d failures in %s"
         % (len(res.entries), len(res.failures), out_dir))
     if res.interrupted:
