@@ -182,7 +182,7 @@ def _record_eras(entries, targets, ovs_tree):
 
 def main(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench join",
+        prog=O.prog("join"),
         description="A new claims results folder: PRIMARY plus every run it lacks (or that "
                     "failed there) taken from OTHER, e.g. an --only real reproduction's real "
                     "OVS runs or the scale-capped monitor claims of a smaller-scale one; the "

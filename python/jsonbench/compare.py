@@ -20,7 +20,7 @@ import signal
 import statistics
 import sys
 
-from . import calibration, intervals
+from . import calibration, intervals, options as O
 from .mannwhitney import min_p_two_sided, test  # noqa: F401  (min_p: tests)
 from .report import results as R
 from .report.metrics import fmt_value, metric
@@ -31,7 +31,7 @@ DEFAULT_METRICS = ["cpu_time", "real_time", "rss_bytes", "peak_rss_bytes",
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(prog="scripts/compare", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog=O.prog("compare"), description=__doc__.split("\n\n")[0],
                                  epilog=__doc__.split("\n\n", 1)[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a", help="baseline: results folder or JSON file")

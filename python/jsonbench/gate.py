@@ -439,7 +439,7 @@ EXAMPLES = """examples:
 
 def parse_args(argv):
     from . import options as O
-    ap = argparse.ArgumentParser(prog="scripts/gate.sh", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog=O.prog("gate"), description=__doc__.split("\n\n")[0],
                                  epilog=EXAMPLES + "\n\n" + [
                                      x for x in __doc__.split("\n\n")
                                      if x.startswith("Exit status")][0],

@@ -34,7 +34,7 @@ import shutil
 import sys
 import tempfile
 
-from . import ROOT, gatecal, gatetable, gbench
+from . import ROOT, gatecal, gatetable, gbench, options as O
 from .detjobs import MeasureError, Scratch, make_datasets
 from .realovs import build as rbuild
 from .realovs.targets import add_patch_args
@@ -122,7 +122,7 @@ def summary(status, rows):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/gate.sh --series",
+        prog=O.prog("gate") + " --series",
         description=__doc__.split("\n\n")[0],
         epilog="examples:\n"
                "  scripts/gate.sh --series --ovs-tree ~/ovs --ovs-ref v3.7.1 "

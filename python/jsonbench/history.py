@@ -1005,7 +1005,7 @@ def _common(ap):
 
 def main_history(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench history",
+        prog=O.prog("history"),
         description="Figures of real OVS builds over commits (RSS after load, peak RSS, "
                     "load CPU as a ratio to a reference measured next to each commit, "
                     "valgrind instructions of a small load), charted with the release "
@@ -1029,7 +1029,7 @@ def main_history(argv):
 
 def main_find(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench find",
+        prog=O.prog("find"),
         description="Bisect BAD's first-parent history for the commit(s) that moved a "
                     "figure by more than --threshold percent, each commit measured "
                     "paired with GOOD.",

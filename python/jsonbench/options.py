@@ -7,7 +7,21 @@ import os
 
 from . import ROOT
 
-REPETITIONS = 5      # Mann-Whitney needs >= 4 per side for p < 0.05
+REPETITIONS = 5
+
+# The command the user typed, for usage lines: "scripts/jsonbench SUB", or
+# the wrapper that called SUB (scripts/suite.sh, ... export JSONBENCH_PROG;
+# jsonbench.cli reads it, reports/generate.py names itself).
+_CALLER = {}
+
+
+def set_caller(sub, name):
+    _CALLER[sub] = name
+
+
+def prog(sub):
+    """The usage line's command for subcommand SUB."""
+    return _CALLER.get(sub) or "scripts/jsonbench " + sub      # Mann-Whitney needs >= 4 per side for p < 0.05
 
 
 def repetitions(ap, what="processes per job"):

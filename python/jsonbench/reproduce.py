@@ -50,7 +50,7 @@ EXAMPLES = """examples:
 def parse_args(argv):
     from . import options as O
     ap = argparse.ArgumentParser(
-        prog="scripts/reproduce.sh", description=__doc__.split("\n\n")[0],
+        prog=O.prog("claims"), description=__doc__.split("\n\n")[0],
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scale", type=float, default=0.01,
                     help="dataset scale, 1 = the seeds' sizes (default 0.01)")

@@ -52,7 +52,7 @@ RAFT_MODES = ("tree", "serialized")
 def parse_args(argv):
     from . import options as O
     ap = argparse.ArgumentParser(
-        prog="scripts/suite.sh", description=__doc__.split("\n\n")[0],
+        prog=O.prog("run"), description=__doc__.split("\n\n")[0],
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
     ap.add_argument("--workloads", default=",".join(ALL_WORKLOADS),

@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 
+from .. import options as O
 from . import document, results
 # The sections and charts (matplotlib) load when a report is generated, so
 # that importing jsonbench.report (compare does) needs no matplotlib.
@@ -166,7 +167,7 @@ EXAMPLES = """examples:
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="reports/generate.py",
+    ap = argparse.ArgumentParser(prog=O.prog("report"),
                                  description="Generate report.md and report.html (+ charts/) "
                                              "from a results folder.", epilog=EXAMPLES,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
