@@ -32,7 +32,7 @@ examples:
   scripts/jsonbench ovs run --ovs-installed --scale 0.01
   scripts/jsonbench slurm --shards 3 --out results/study claims --scale 1
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v2.17.0,v3.*.0'
-  scripts/jsonbench find --ovs-tree ~/ovs --ovs-ref v3.5.0..v3.6.0 --threshold 5
+  scripts/jsonbench find --ovs-tree ~/ovs --range v3.5.0..v3.6.0 --min-change 5
 scripts/jsonbench SUBCOMMAND --help for each one's options."""
 
 

@@ -38,7 +38,7 @@ def parse_args(argv):
     ap.add_argument("b", help="contender: results folder or JSON file")
     ap.add_argument("--impl-a", help="only this impl from A (e.g. plain)")
     ap.add_argument("--impl-b", help="only this impl from B (e.g. ovs)")
-    ap.add_argument("--metrics", help="comma list (default: %s)" % ",".join(DEFAULT_METRICS))
+    ap.add_argument("--metrics", metavar="NAME,...", help="comma list (default: %s)" % ",".join(DEFAULT_METRICS))
     ap.add_argument("--filter", help="only rows whose dataset/workload/phase contains this")
     ap.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     ap.add_argument("--markdown", action="store_true", help="markdown table instead of text")

@@ -172,7 +172,7 @@ def main(argv):
                                              "from a results folder.", epilog=EXAMPLES,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results", help="results folder (results/<stamp>-<commit>/) or a JSON file")
-    ap.add_argument("--out", help="output folder (default: the results folder)")
+    ap.add_argument("--out", metavar="DIR", help="output folder (default: the results folder)")
     ap.add_argument("--ovs-tree", metavar="DIR",
                     help="an OVS git tree holding the real builds' commits: tells the "
                          "server code era of runs that did not record it")
