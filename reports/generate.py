@@ -12,7 +12,10 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "python"))
 
+from jsonbench import options  # noqa: E402
 from jsonbench.report import main  # noqa: E402
+
+options.set_caller("report", "reports/generate.py")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -9,7 +9,7 @@ all_targets=(json-differential ovsdb-load schema profile)
 
 usage() {
   cat <<EOF
-usage: scripts/fuzz.sh [--minutes N] [--parallel P] [--build-only] [TARGET...]
+usage: scripts/fuzz.sh [--minutes N] [--jobs P] [--build-only] [TARGET...]
 
 Builds build-fuzz/ (clang, -Dfuzz=true, ASan+UBSan, libFuzzer), seeds the
 corpora in build-fuzz/corpus/TARGET/ and runs each TARGET (default: all of
@@ -22,7 +22,7 @@ execs/s, coverage (libFuzzer's cov: edges and ft: features) and crashes.
 Exit status 1 if any target crashed.
 
   --minutes N     run time per target (default 1)
-  --parallel P    targets run at once (1 or 2)
+  --jobs P        targets run at once (1 or 2)
   --build-only    build and seed, do not run
   -h, --help      this help
 EOF
@@ -32,7 +32,7 @@ minutes=1 parallel=1 build_only=0 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
     --minutes) minutes=${2:?--minutes needs a value}; shift 2 ;;
-    --parallel) parallel=${2:?--parallel needs a value}; shift 2 ;;
+    --jobs) parallel=${2:?--jobs needs a value}; shift 2 ;;
     --build-only) build_only=1; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -50,7 +50,7 @@ done
 if ! [[ $minutes =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
   echo "fuzz.sh: --minutes wants a number, got $minutes" >&2; exit 2
 fi
-case $parallel in 1|2) ;; *) echo "fuzz.sh: --parallel is 1 or 2" >&2
+case $parallel in 1|2) ;; *) echo "fuzz.sh: --jobs is 1 or 2" >&2
                              exit 2 ;; esac
 seconds=$(awk -v m="$minutes" 'BEGIN { s = int(m * 60); print s < 1 ? 1 : s }')
 

@@ -11,9 +11,9 @@
 #   scripts/gate.sh                    check (what .ci/run does)
 #   scripts/gate.sh --update-baseline  refresh baselines/gate.json on purpose
 #   scripts/gate.sh --timings          also gate CPU time (Mann-Whitney U)
-#   scripts/gate.sh --only calibration only the model-vs-real calibration
+#   scripts/gate.sh --parts calibration  only the model-vs-real calibration
 #   scripts/gate.sh --help             every option
-#   scripts/gate.sh --series --ovs-tree DIR --ovs-ref REF --ovs-patch SERIES
+#   scripts/gate.sh --series --ovs-tree DIR --series-base REF --ovs-patch SERIES
 #                                      gate an OVS patch series: REF against
 #                                      REF+SERIES, real server figures
 #                                      (docs/patches.md)
@@ -26,6 +26,8 @@ export JSONBENCH_CALLER_DIR=${JSONBENCH_CALLER_DIR:-$PWD}
 cd "$(dirname "$0")/.."
 # The Python side is one package, python/jsonbench/.
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+# Usage lines name this script (jsonbench.options.prog).
+export JSONBENCH_PROG=scripts/gate.sh
 
 build=build
 args=("$@")

@@ -12,6 +12,8 @@ export JSONBENCH_CALLER_DIR=${JSONBENCH_CALLER_DIR:-$PWD}
 cd "$(dirname "$0")/.."
 # The Python side is one package, python/jsonbench/.
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+# Usage lines name this script (jsonbench.options.prog).
+export JSONBENCH_PROG=scripts/suite.sh
 
 case " $* " in
   *" --help "*|*" -h "*) exec /usr/bin/python3 -m jsonbench run --help ;;

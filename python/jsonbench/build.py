@@ -228,7 +228,8 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="python3 -m jsonbench.build",
                                  description="What a meson build dir defines.")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("impls", help="comma list of the impls the build defines",
+    from . import options as O
+    p = sub.add_parser("impls", prog=O.prog("impls"), help="comma list of the impls the build defines",
                        description="The impls a meson build dir defines, as a comma list.",
                        epilog="examples:\n  scripts/jsonbench impls build\n"
                               "  scripts/jsonbench impls --micro build",

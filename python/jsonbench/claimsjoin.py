@@ -182,7 +182,7 @@ def _record_eras(entries, targets, ovs_tree):
 
 def main(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench join",
+        prog=O.prog("join"),
         description="A new claims results folder: PRIMARY plus every run it lacks (or that "
                     "failed there) taken from OTHER, e.g. an --only real reproduction's real "
                     "OVS runs or the scale-capped monitor claims of a smaller-scale one; the "
@@ -192,15 +192,17 @@ def main(argv):
     ap.add_argument("primary")
     ap.add_argument("other")
     ap.add_argument("--out", required=True, metavar="DIR", help="the new folder (must not exist)")
-    ap.add_argument("--claims", default=realclaims.DEFAULT_FILE, metavar="FILE",
-                    help="the real-OVS pairs file that judges the real runs when it names "
-                         "the same builds (default claims/real-ovs.json)")
+    O.claims(ap, "a real-OVS pairs file (a file with \"pairs\") that judges the real runs "
+                 "when it names the same builds (default claims/real-ovs.json)")
     O.ovs_tree(ap, "an OVS git tree holding the real builds' commits (their server code era)")
     O.no_report(ap)
     args = ap.parse_args(argv)
+    try:
+        pairs = realclaims.claims_files(args.claims, None)[1]
+    except (OSError, ValueError) as exc:
+        ap.error("--claims: %s" % exc)
     out = os.path.abspath(args.out)
-    join(os.path.abspath(args.primary), os.path.abspath(args.other), out,
-         args.claims)
+    join(os.path.abspath(args.primary), os.path.abspath(args.other), out, pairs)
     if not args.no_report:
         render_claims(out, args.ovs_tree)
     return 0

@@ -4,6 +4,7 @@ scripts/*.sh wrappers call the same code).
 Every subcommand's --help is short and ends with examples; options shared
 between subcommands have one name and one default (jsonbench.options)."""
 
+import os
 import sys
 
 EXAMPLES = """subcommands:
@@ -31,7 +32,7 @@ examples:
   scripts/jsonbench ovs run --ovs-installed --scale 0.01
   scripts/jsonbench slurm --shards 3 --out results/study claims --scale 1
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v2.17.0,v3.*.0'
-  scripts/jsonbench find --ovs-tree ~/ovs --ovs-ref v3.5.0..v3.6.0 --threshold 5
+  scripts/jsonbench find --ovs-tree ~/ovs --range v3.5.0..v3.6.0 --min-change 5
 scripts/jsonbench SUBCOMMAND --help for each one's options."""
 
 
@@ -78,6 +79,13 @@ def main(argv):
               + "\n\n" + EXAMPLES)
         return 0 if argv else 2
     fn = command(argv[0])
+    # A wrapper (scripts/suite.sh, ...) names itself for the usage lines;
+    # taken out of the environment so the commands this one starts do not
+    # see it.
+    wrapper = os.environ.pop("JSONBENCH_PROG", None)
+    if wrapper:
+        from . import options
+        options.set_caller(argv[0], wrapper)
     if fn is None:
         sys.stderr.write("jsonbench: unknown subcommand %r (scripts/jsonbench --help)\n"
                          % argv[0])

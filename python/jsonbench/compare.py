@@ -20,7 +20,7 @@ import signal
 import statistics
 import sys
 
-from . import calibration, intervals
+from . import calibration, intervals, options as O
 from .mannwhitney import min_p_two_sided, test  # noqa: F401  (min_p: tests)
 from .report import results as R
 from .report.metrics import fmt_value, metric
@@ -31,14 +31,14 @@ DEFAULT_METRICS = ["cpu_time", "real_time", "rss_bytes", "peak_rss_bytes",
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(prog="scripts/compare", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog=O.prog("compare"), description=__doc__.split("\n\n")[0],
                                  epilog=__doc__.split("\n\n", 1)[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a", help="baseline: results folder or JSON file")
     ap.add_argument("b", help="contender: results folder or JSON file")
     ap.add_argument("--impl-a", help="only this impl from A (e.g. plain)")
     ap.add_argument("--impl-b", help="only this impl from B (e.g. ovs)")
-    ap.add_argument("--metrics", help="comma list (default: %s)" % ",".join(DEFAULT_METRICS))
+    ap.add_argument("--metrics", metavar="NAME,...", help="comma list (default: %s)" % ",".join(DEFAULT_METRICS))
     ap.add_argument("--filter", help="only rows whose dataset/workload/phase contains this")
     ap.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     ap.add_argument("--markdown", action="store_true", help="markdown table instead of text")

@@ -28,7 +28,7 @@ import shutil
 import subprocess
 import sys
 
-from . import ROOT
+from . import ROOT, options as O
 from .util import log
 
 EXAMPLES_SLURM = """examples:
@@ -158,7 +158,7 @@ def _sbatch(argv):
 
 def slurm(argv):
     args, study = _parse(
-        argv, "scripts/jsonbench slurm", EXAMPLES_SLURM,
+        argv, O.prog("slurm"), EXAMPLES_SLURM,
         "Submit a study as a Slurm job array (--exclusive, one shard per task) plus a merge "
         "job after it (docs/shards.md).")
     sdir = os.path.join(study, "slurm")
@@ -293,7 +293,7 @@ def joblog_summary(path):
 
 def parallel(argv):
     args, study = _parse(
-        argv, "scripts/jsonbench parallel", EXAMPLES_PARALLEL,
+        argv, O.prog("parallel"), EXAMPLES_PARALLEL,
         "Run a study's shards on ssh-able hosts with GNU parallel (one shard per host at a "
         "time, results returned as files), then merge them here (docs/shards.md).", hosts=True)
     hosts = [h for h in args.hosts.split(",") if h]

@@ -199,7 +199,7 @@ def plan(args):
     """What a run measures: {"harness": {impl: exe}, "micro": {impl: exe},
     "workloads": ["dataset/label", ...], "datasets": [name, ...]}.  Every impl the
     build defines (meson introspection), unless --impls narrows it or
-    --harness/--micro name executables; raises MeasureError when one is
+    --harness/--micro-harness name executables; raises MeasureError when one is
     not built, rather than leaving an impl out."""
     build_dir = build.build_path(args.build_dir)
     harness = dict(h.split("=", 1) for h in args.harness or [])
@@ -271,7 +271,7 @@ def measure(args):
             use_valgrind = False
         cal_jobs, calibration = [], None
         if p["calibration"] is None:
-            calibration = {"skipped": "--only leaves it out" if "calibration" not in args.only
+            calibration = {"skipped": "--parts leaves it out" if "calibration" not in args.only
                            else "impl %s not measured (--impls; or --calibration-harness EXE)"
                            % gatecal.MODEL_IMPL}
         elif not use_valgrind:
@@ -431,26 +431,25 @@ def print_table(rows, only_interesting):
 EXAMPLES = """examples:
   scripts/gate.sh                              check build/ against the baseline
   scripts/gate.sh --update-baseline            refresh baselines/gate.json on purpose
-  scripts/gate.sh --only calibration           only the model-vs-real calibration
-  scripts/gate.sh --impls ovs --out now.json   measure, write now.json, no check
+  scripts/gate.sh --parts calibration          only the model-vs-real calibration
+  scripts/gate.sh --impls ovs --out-file now.json   measure, write now.json, no check
   scripts/gate.sh --current now.json           check a measurement file
   scripts/gate.sh --series --help              gate an OVS patch series"""
 
 
 def parse_args(argv):
     from . import options as O
-    ap = argparse.ArgumentParser(prog="scripts/gate.sh", description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog=O.prog("gate"), description=__doc__.split("\n\n")[0],
                                  epilog=EXAMPLES + "\n\n" + [
                                      x for x in __doc__.split("\n\n")
                                      if x.startswith("Exit status")][0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
-                    help="meson build dir to measure (default build/)")
+    O.build_dir(ap, "meson build dir to measure")
     ap.add_argument("--baseline", default=BASELINE, help="default baselines/gate.json")
     ap.add_argument("--update-baseline", action="store_true",
                     help="measure and write the baseline instead of checking (with "
-                         "--only calibration: refresh only the baseline's calibration)")
-    ap.add_argument("--out", metavar="FILE", help="measure, write FILE, no check")
+                         "--parts calibration: refresh only the baseline's calibration)")
+    O.out_file(ap, "measure, write the figures to FILE, no check")
     ap.add_argument("--current", metavar="FILE",
                     help="check this measurement file instead of measuring")
     ap.add_argument("--threshold", action="append", default=[], metavar="METRIC=PCT",
@@ -461,13 +460,13 @@ def parse_args(argv):
                          "samples in the baseline)")
     O.repetitions(ap, "CPU time samples per workload with --timings")
     O.as_deployed(ap)
-    ap.add_argument("--only", default=",".join(PARTS), metavar="PART,...",
+    ap.add_argument("--parts", dest="only", default=",".join(PARTS), metavar="PART,...",
                     help="measure and check only these of %s (default all; calibration "
                          "alone takes about 20 s of CPU)" % ",".join(PARTS))
     ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
     ap.add_argument("--harness", action="append", metavar="IMPL=EXE",
                     help="measure this executable as IMPL (repeatable; tests use it)")
-    ap.add_argument("--micro", action="append", metavar="IMPL=EXE",
+    ap.add_argument("--micro-harness", dest="micro", action="append", metavar="IMPL=EXE",
                     help="the same for a micro-benchmark executable")
     ap.add_argument("--no-valgrind", action="store_true", help="no instruction counts")
     ap.add_argument("--calibration-harness", metavar="EXE",
@@ -478,13 +477,12 @@ def parse_args(argv):
     ap.add_argument("--data-dir", help="where the tiny datasets go (default <build>/gate-data)")
     ap.add_argument("--verbose", "-v", action="store_true",
                     help="print every metric and every process")
-    ap.add_argument("--dry-run", action="store_true",
-                    help="print what would be measured (impls and their executables, "
-                         "workloads, datasets) as JSON and stop")
+    O.dry_run(ap, "print the plan (impls and their executables, workloads, datasets) as "
+                  "JSON and stop")
     args = ap.parse_args(argv)
     args.only = [x for x in args.only.split(",") if x]
     if not args.only or any(x not in PARTS for x in args.only):
-        ap.error("--only: expected some of %s" % ",".join(PARTS))
+        ap.error("--parts: expected some of %s" % ",".join(PARTS))
     if args.repetitions < 1:
         ap.error("--repetitions must be >= 1")
     return args
@@ -526,7 +524,7 @@ def main(argv):
         if cur["meta"].get("calibration_only"):
             # Only the calibration part: the other metrics stay as they are.
             if not old.get("metrics"):
-                log("gate: --only calibration refreshes the calibration of an existing "
+                log("gate: --parts calibration refreshes the calibration of an existing "
                     "baseline; %s has none: run --update-baseline alone" % args.baseline)
                 return 3
             old["calibration"] = cur["calibration"]

@@ -1,6 +1,6 @@
 """The regression gate for an OVS patch series (scripts/gate.sh --series).
 
-    scripts/gate.sh --series --ovs-tree DIR --ovs-ref REF --ovs-patch SERIES
+    scripts/gate.sh --series --ovs-tree DIR --series-base REF --ovs-patch SERIES
 
 builds REF and REF+SERIES of the OVS tree (realovs/build.py, cached), and
 measures both real builds on the gate's tiny datasets with deterministic
@@ -34,7 +34,7 @@ import shutil
 import sys
 import tempfile
 
-from . import ROOT, gatecal, gatetable, gbench
+from . import gatecal, gatetable, gbench, options as O
 from .detjobs import MeasureError, Scratch, make_datasets
 from .realovs import build as rbuild
 from .realovs.targets import add_patch_args
@@ -122,46 +122,41 @@ def summary(status, rows):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/gate.sh --series",
+        prog=O.prog("gate") + " --series",
         description=__doc__.split("\n\n")[0],
         epilog="examples:\n"
-               "  scripts/gate.sh --series --ovs-tree ~/ovs --ovs-ref v3.7.1 "
+               "  scripts/gate.sh --series --ovs-tree ~/ovs --series-base v3.7.1 "
                "--ovs-patch patches/ovs/copy-trim\n"
-               "  scripts/gate.sh --series ... --only nb/dump --threshold instructions=2\n\n"
+               "  scripts/gate.sh --series ... --cases nb/dump --threshold instructions=2\n\n"
                + __doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ovs-tree", required=True,
-                    help="OVS git work tree or bare git dir")
-    ap.add_argument("--ovs-ref", required=True,
+    O.ovs_tree(ap, required=True)
+    ap.add_argument("--series-base", dest="ovs_ref", metavar="REF", required=True,
                     help="the base: a commit of --ovs-tree (a target spec "
                     "REF[+PATCH...][@VARIANT], docs/patches.md)")
     add_patch_args(ap, "--ovs-patch", "--ovs-configure")
-    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
-                    help="meson build dir holding datasets/ovsdb-gen")
-    ap.add_argument("--ovs-cache-dir", help="build cache (default "
-                    "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
-    ap.add_argument("--ovs-retry-failed", action="store_true",
-                    help="rebuild targets whose cached build failed")
+    O.build_dir(ap, "meson build dir holding datasets/ovsdb-gen")
+    O.ovs_cache_dir(ap)
+    O.ovs_retry_failed(ap, "targets")
     ap.add_argument("--data-dir", help="where the tiny datasets go "
                     "(default <build>/gate-data)")
     ap.add_argument("--threshold", action="append", default=[],
-                    metavar="FIGURE=PCT",
+                    metavar="METRIC=PCT",
                     help="percent increase allowed, e.g. instructions=2, "
                     "dump:instructions=2 or nb/dump:alloc_blocks=1 "
                     "(repeatable; defaults: %s)"
                     % ", ".join("%s %g" % kv for kv in THRESHOLDS.items()))
-    ap.add_argument("--only", metavar="DATASET/WORKLOAD,...",
+    ap.add_argument("--cases", dest="only", metavar="DATASET/WORKLOAD,...",
                     help="measure only these of %s" % ",".join(
                         "%s/%s" % j for j in JOBS))
-    ap.add_argument("--out", metavar="FILE",
-                    help="also write both builds' figures and verdicts here")
+    O.out_file(ap, "also write both builds' figures and verdicts to FILE")
     args = ap.parse_args(argv)
     if not args.ovs_patch:
         ap.error("--ovs-patch is required (the series to gate)")
     args.only = [j for j in (args.only or "").split(",") if j]
     known = ["%s/%s" % j for j in JOBS]
     if any(j not in known for j in args.only):
-        ap.error("--only: expected some of %s" % ",".join(known))
+        ap.error("--cases: expected some of %s" % ",".join(known))
     return args
 
 

@@ -863,7 +863,7 @@ def measure_round(args, engine, metric, commits, todo, out_dir, index_doc, build
 def run_find(args, argv):
     tree = args.ovs_tree
     if ".." not in (args.ovs_ref or ""):
-        raise StudyError("find needs --ovs-ref GOOD..BAD")
+        raise StudyError("find needs --range GOOD..BAD")
     good, bad = args.ovs_ref.split("..", 1)
     metric = args.metrics or "rss_after_load"
     if metric not in FIGURES:
@@ -981,9 +981,9 @@ HISTORY_EXAMPLES = """examples:
 (docs/history.md)"""
 
 FIND_EXAMPLES = """examples:
-  scripts/jsonbench find --ovs-tree ~/ovs --ovs-ref v3.5.0..v3.6.0 --metrics rss_after_load \\
-      --threshold 5 --scale 0.1
-  scripts/jsonbench find --ovs-tree ~/ovs --ovs-ref v3.5.0..v3.6.0 --metrics load_instructions
+  scripts/jsonbench find --ovs-tree ~/ovs --range v3.5.0..v3.6.0 --metric rss_after_load \\
+      --min-change 5 --scale 0.1
+  scripts/jsonbench find --ovs-tree ~/ovs --range v3.5.0..v3.6.0 --metric load_instructions
 (docs/history.md)"""
 
 
@@ -993,33 +993,32 @@ def _common(ap):
     ap.add_argument("--scale", default="0.1", help="NB scale of the loaded dataset "
                     "(default 0.1; ignored with --dataset)")
     O.seed(ap)
-    O.build_dir(ap, os.path.join(ROOT, "build"))
+    O.build_dir(ap)
     O.repetitions(ap, "paired loads per commit")
     O.out(ap, "results/<UTC stamp>-<history|find>")
     O.ovs_cache_dir(ap)
-    ap.add_argument("--ovs-retry-failed", action="store_true",
-                    help="rebuild commits whose cached build failed")
+    O.ovs_retry_failed(ap)
     O.dry_run(ap)
     O.as_deployed(ap)
 
 
 def main_history(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench history",
+        prog=O.prog("history"),
         description="Figures of real OVS builds over commits (RSS after load, peak RSS, "
                     "load CPU as a ratio to a reference measured next to each commit, "
                     "valgrind instructions of a small load), charted with the release "
                     "tags labelled.",
         epilog=HISTORY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(ap)
-    ap.add_argument("--no-build", action="store_true",
+    ap.add_argument("--cached-only", dest="no_build", action="store_true",
                     help="only commits whose build is cached; the others are gaps")
-    ap.add_argument("--metrics", metavar="LIST",
+    ap.add_argument("--metrics", metavar="NAME,...",
                     help="figures to measure, comma list of %s (default all)"
                     % ", ".join(FIGURES))
-    ap.add_argument("--ovs-ref", required=True, help="points: REF, tag glob (v3.*.0), "
-                    "A..B (first-parent), A..B:N (every Nth), ref=REF (the reference; "
-                    "default the last point); comma list")
+    O.ovs_refs(ap, "points: REF, tag glob (v3.*.0), A..B (first-parent), A..B:N (every "
+                   "Nth), ref=REF (the reference; default the last point); comma list",
+               required=True)
     from . import shards
     shards.add_args(ap)
     args = ap.parse_args(argv)
@@ -1029,19 +1028,21 @@ def main_history(argv):
 
 def main_find(argv):
     ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench find",
+        prog=O.prog("find"),
         description="Bisect BAD's first-parent history for the commit(s) that moved a "
-                    "figure by more than --threshold percent, each commit measured "
+                    "figure by more than --min-change percent, each commit measured "
                     "paired with GOOD.",
         epilog=FIND_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(ap)
-    ap.add_argument("--ovs-ref", metavar="GOOD..BAD", help="the range to search")
-    ap.add_argument("--metrics", default="rss_after_load",
+    ap.add_argument("--range", dest="ovs_ref", metavar="GOOD..BAD",
+                    help="the commits to search, GOOD excluded (refs of --ovs-tree)")
+    ap.add_argument("--metric", dest="metrics", metavar="NAME", default="rss_after_load",
+                    choices=FIGURES,
                     help="the figure: %s (default rss_after_load)" % ", ".join(FIGURES))
-    ap.add_argument("--threshold", type=float, default=5.0,
+    ap.add_argument("--min-change", dest="threshold", metavar="PCT", type=float, default=5.0,
                     help="percent change that counts as moved (default 5)")
-    ap.add_argument("--parallel", type=int, default=1,
-                    help="commits measured per round (k-way bisection; default 1)")
+    ap.add_argument("--ways", dest="parallel", metavar="K", type=int, default=1,
+                    help="commits measured per round (K-way bisection; default 1)")
     ap.add_argument("--engine", metavar="slurm|parallel:HOSTS",
                     help="measure each round's commits as shards, one commit per shard: "
                          "a Slurm job array, or GNU parallel over ssh on HOSTS (comma "

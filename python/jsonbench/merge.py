@@ -356,7 +356,7 @@ TOOLS = {"suite": {"render": render_suite},
 def main(argv):
     from . import options as O
     ap = argparse.ArgumentParser(
-        prog="scripts/jsonbench merge", description="Merge shard folders (--shards N "
+        prog=O.prog("merge"), description="Merge shard folders (--shards N "
         "--shard K) into one results folder and report; refuses shards of another commit, "
         "plan or dataset.", epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folders", nargs="+", metavar="SHARD_DIR")

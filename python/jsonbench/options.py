@@ -7,7 +7,21 @@ import os
 
 from . import ROOT
 
-REPETITIONS = 5      # Mann-Whitney needs >= 4 per side for p < 0.05
+REPETITIONS = 5
+
+# The command the user typed, for usage lines: "scripts/jsonbench SUB", or
+# the wrapper that called SUB (scripts/suite.sh, ... export JSONBENCH_PROG;
+# jsonbench.cli reads it, reports/generate.py names itself).
+_CALLER = {}
+
+
+def set_caller(sub, name):
+    _CALLER[sub] = name
+
+
+def prog(sub):
+    """The usage line's command for subcommand SUB."""
+    return _CALLER.get(sub) or "scripts/jsonbench " + sub      # Mann-Whitney needs >= 4 per side for p < 0.05
 
 
 def repetitions(ap, what="processes per job"):
@@ -19,9 +33,13 @@ def seed(ap):
     ap.add_argument("--seed", type=int, default=1, help="dataset and harness seed (default 1)")
 
 
-def build_dir(ap, default="build"):
-    ap.add_argument("--build-dir", default=default,
-                    help="meson build dir (default %s)" % (default or "build/"))
+BUILD_DIR = os.path.join(ROOT, "build")
+
+
+def build_dir(ap, what="meson build dir"):
+    """--build-dir, one default everywhere: build/ of this tree."""
+    ap.add_argument("--build-dir", default=BUILD_DIR, metavar="DIR",
+                    help="%s (default build/)" % what)
 
 
 def no_build(ap):
@@ -32,6 +50,11 @@ def out(ap, default):
     ap.add_argument("--out", metavar="DIR", help="results folder (default %s)" % default)
 
 
+def out_file(ap, what):
+    """--out-file: a file (the gate's figures); --out is always a folder."""
+    ap.add_argument("--out-file", dest="out", metavar="FILE", help=what)
+
+
 def resume(ap, what="jobs"):
     ap.add_argument("--resume", metavar="FOLDER",
                     help="finish an interrupted run: only the %s FOLDER lacks run, with the "
@@ -39,8 +62,13 @@ def resume(ap, what="jobs"):
                          "is refused)" % what)
 
 
-def dry_run(ap):
-    ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+def claims(ap, what):
+    """--claims FILE (repeatable): claims files (realclaims.claims_files)."""
+    ap.add_argument("--claims", action="append", default=[], metavar="FILE", help=what)
+
+
+def dry_run(ap, what="print the plan and stop"):
+    ap.add_argument("--dry-run", action="store_true", help=what)
 
 
 def no_report(ap):
@@ -53,8 +81,19 @@ def dataset(ap):
                          "kind NB/SB from its schema)")
 
 
-def ovs_tree(ap, help_text="OVS git work tree or bare git dir"):
-    ap.add_argument("--ovs-tree", metavar="DIR", help=help_text)
+def ovs_tree(ap, help_text="OVS git work tree or bare git dir", required=False):
+    ap.add_argument("--ovs-tree", metavar="DIR", help=help_text, required=required)
+
+
+def ovs_refs(ap, help_text, required=False):
+    """--ovs-ref: a comma list of OVS refs (find's range is --range, the
+    series gate's base --series-base)."""
+    ap.add_argument("--ovs-ref", metavar="REF,...", help=help_text, required=required)
+
+
+def ovs_retry_failed(ap, what="commits"):
+    ap.add_argument("--ovs-retry-failed", action="store_true",
+                    help="rebuild %s whose cached build failed" % what)
 
 
 def ovs_cache_dir(ap):

@@ -31,6 +31,21 @@ from .realovs.targets import ref_name
 DEFAULT_FILE = os.path.join(ROOT, "claims", "real-ovs.json")
 
 
+def claims_files(paths, seeds):
+    """(seeds' claims file, real-OVS pairs file) of --claims FILE...: a
+    file with "pairs" is the latter; the defaults ('seeds',
+    DEFAULT_FILE) for the one not given."""
+    pairs = DEFAULT_FILE
+    for path in paths:
+        with open(path) as f:
+            doc = json.load(f)
+        if isinstance(doc, dict) and "pairs" in doc:
+            pairs = path
+        else:
+            seeds = path
+    return seeds, pairs
+
+
 def load(path, claims_doc, strict=True):
     """The real-OVS claims file, checked against the claims document; not
     'strict' (planning the model's twins), entries for claims the document

@@ -50,20 +50,19 @@ EXAMPLES = """examples:
 def parse_args(argv):
     from . import options as O
     ap = argparse.ArgumentParser(
-        prog="scripts/reproduce.sh", description=__doc__.split("\n\n")[0],
+        prog=O.prog("claims"), description=__doc__.split("\n\n")[0],
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scale", type=float, default=0.01,
-                    help="dataset scale, 1 = the seeds' sizes (default 0.01)")
+    ap.add_argument("--scale", default="0.01",
+                    help="one dataset scale, 1 = the seeds' sizes (default 0.01)")
     O.repetitions(ap, "runs per before/after side")
     O.out(ap, "results/reproduce-<stamp>-<commit>")
     ap.add_argument("--only", metavar="ID,...",
                     help="comma list of claim ids or id prefixes (e.g. s4-nb,s1); 'real' "
                          "(with --ovs-tree): only the real-OVS runs, to join to a model "
                          "run later (scripts/jsonbench join)")
-    ap.add_argument("--claims", action="append", default=[], metavar="FILE",
-                    help="a claims file (repeatable): the seeds' claims (default "
-                         "claims/seeds.json) or real-OVS pairs, a file with \"pairs\" "
-                         "(default claims/real-ovs.json)")
+    O.claims(ap, "a claims file (repeatable): the seeds' claims (default "
+                 "claims/seeds.json) or real-OVS pairs, a file with \"pairs\" (default "
+                 "claims/real-ovs.json)")
     O.seed(ap)
     O.build_dir(ap)
     O.no_build(ap)
@@ -90,6 +89,10 @@ def parse_args(argv):
     if args.budget and args.max_repetitions <= args.repetitions:
         ap.error("--max-repetitions must be above --repetitions (%d) for --budget to add any"
                  % args.repetitions)
+    try:
+        args.scale = float(args.scale)
+    except ValueError:
+        ap.error("--scale %s: one number (the claims run at one scale)" % args.scale)
     if args.scale <= 0:
         ap.error("--scale must be > 0")
     try:
@@ -105,18 +108,8 @@ def parse_args(argv):
 
 
 def claims_files(paths):
-    """(seeds' claims file, real-OVS pairs file) of --claims: a file with
-    "pairs" is the latter; the defaults for the one not given."""
-    import json
-    seeds, pairs = DEFAULT_CLAIMS, realclaims.DEFAULT_FILE
-    for path in paths:
-        with open(path) as f:
-            doc = json.load(f)
-        if isinstance(doc, dict) and "pairs" in doc:
-            pairs = path
-        else:
-            seeds = path
-    return seeds, pairs
+    """(seeds' claims file, real-OVS pairs file) of --claims."""
+    return realclaims.claims_files(paths, DEFAULT_CLAIMS)
 
 
 # ------------------------------------------------------------------ plan

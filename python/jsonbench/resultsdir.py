@@ -156,8 +156,9 @@ def _tool_plan(out_dir, tool):
 
 
 def stored_argv(out_dir, tool):
-    """The command line a folder was made with (--resume without options)."""
-    return _tool_plan(out_dir, tool)["argv"]
+    """The command line a folder was made with (--resume without options),
+    in today's option names."""
+    return renamed(_tool_plan(out_dir, tool)["argv"], tool)
 
 
 def check_resume(out_dir, tool, commit, digest):
@@ -209,17 +210,23 @@ def resumed_args(argv, who):
         stored = stored_argv(known.resume, who)
     except ResumeError as exc:
         sys.exit("%s: --resume: %s" % (who, exc))
-    return renamed(stored) + rest + ["--resume", known.resume]
+    return stored + rest + ["--resume", known.resume]
 
 
 # Options a stored command line may hold under an older name.
 RENAMED = {"--ovs-claims": "--claims", "--harness-args": "--workload-opts"}
+# ... and those renamed in one command only (one meaning per name).
+RENAMED_IN = {
+    "find": {"--ovs-ref": "--range", "--metrics": "--metric", "--threshold": "--min-change",
+             "--parallel": "--ways"},
+}
 
 
-def renamed(argv):
+def renamed(argv, tool=None):
     """A stored command line in today's option names (--real-only is
     --only real)."""
-    out = [RENAMED.get(a.split("=", 1)[0], a.split("=", 1)[0]) + a[len(a.split("=", 1)[0]):]
+    names = dict(RENAMED, **RENAMED_IN.get(tool, {}))
+    out = [names.get(a.split("=", 1)[0], a.split("=", 1)[0]) + a[len(a.split("=", 1)[0]):]
            for a in argv if a != "--real-only"]
     if "--real-only" in argv:
         if "--only" in out:

@@ -52,7 +52,7 @@ RAFT_MODES = ("tree", "serialized")
 def parse_args(argv):
     from . import options as O
     ap = argparse.ArgumentParser(
-        prog="scripts/suite.sh", description=__doc__.split("\n\n")[0],
+        prog=O.prog("run"), description=__doc__.split("\n\n")[0],
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
     ap.add_argument("--workloads", default=",".join(ALL_WORKLOADS),
@@ -63,7 +63,7 @@ def parse_args(argv):
     O.dataset(ap)
     O.repetitions(ap)
     ap.add_argument("--allocator", choices=["glibc", "jemalloc"], default="glibc",
-                    help="glibc uses build/, jemalloc build-jemalloc/")
+                    help="glibc uses build/, jemalloc build-jemalloc/ (unless --build-dir)")
     ap.add_argument("--clients", default="1,10", help="monitor client counts (default 1,10)")
     ap.add_argument("--modes", default="tree,cache,direct,serialized",
                     help="monitor composition modes (tree, cache, direct) and raft log "
@@ -71,7 +71,7 @@ def parse_args(argv):
     ap.add_argument("--no-mem-breakdown", dest="mem_breakdown", action="store_false",
                     help="skip the load-breakdown jobs (the report's memory breakdown)")
     O.seed(ap)
-    O.build_dir(ap, None)
+    O.build_dir(ap)
     O.out(ap, "results/<UTC stamp>-<commit>")
     ap.add_argument("--workload-opts", default="", metavar="OPTS",
                     help="extra harness options for every model job, e.g. '--batches 3' "
@@ -110,7 +110,10 @@ def csv(text):
 # ---------------------------------------------------------------- build
 
 def ensure_build(args):
-    bdir = args.build_dir or ("build" if args.allocator == "glibc" else "build-" + args.allocator)
+    from . import options as O
+    bdir = args.build_dir
+    if args.allocator != "glibc" and bdir == O.BUILD_DIR:   # no --build-dir given
+        bdir = "build-" + args.allocator
     args.build_dir = build.build_path(bdir)
     if not args.no_build:
         build.meson_build(args.build_dir, "suite", ["-Dallocator=" + args.allocator])

@@ -45,7 +45,7 @@ def gate(*args):
 def measure(a, tmp, name, *extra):
     out = os.path.join(tmp, name + ".json")
     rc, text = gate("--build-dir", a.build_root, "--data-dir", os.path.join(tmp, "data"),
-                    "--only", "calibration", "--calibration-harness", a.harness,
+                    "--parts", "calibration", "--calibration-harness", a.harness,
                     "--out", out, *extra)
     if rc != 0:
         sys.exit("FAIL: measuring %s exited %d" % (name, rc))

@@ -84,9 +84,9 @@ def main():
         git(tree, "format-patch", "-q", "-o", bad, "HEAD~1")
         git(tree, "reset", "-q", "--hard", "HEAD~2")
 
-        p = gate(tmp, a.build_root, "--ovs-tree", tree, "--ovs-ref", "HEAD",
-                 "--ovs-patch", series, "--only", "nb/load",
-                 "--out", os.path.join(tmp, "series.json"))
+        p = gate(tmp, a.build_root, "--ovs-tree", tree, "--series-base", "HEAD",
+                 "--ovs-patch", series, "--cases", "nb/load",
+                 "--out-file", os.path.join(tmp, "series.json"))
         check(p.returncode == 0, "A/A series gate passes: exit %d\n%s\n%s"
               % (p.returncode, p.stdout, p.stderr[-2000:]))
         check("ovs-HEAD -> ovs-HEAD+series" in p.stdout and
@@ -94,17 +94,17 @@ def main():
               "nb/load:alloc_blocks" in p.stdout,
               "output names targets, patch and figures:\n" + p.stdout)
         check(os.path.exists(os.path.join(tmp, "series.json")),
-              "--out written")
+              "--out-file written")
 
-        p = gate(tmp, a.build_root, "--ovs-tree", tree, "--ovs-ref", "HEAD",
-                 "--ovs-patch", bad, "--only", "nb/load")
+        p = gate(tmp, a.build_root, "--ovs-tree", tree, "--series-base", "HEAD",
+                 "--ovs-patch", bad, "--cases", "nb/load")
         check(p.returncode == 3 and "0001-json-Again.patch" in p.stderr and
               "lib/json.c" in p.stderr,
               "bad patch: exit 3 naming it: exit %d\n%s"
               % (p.returncode, p.stderr[-2000:]))
 
-        p = gate(tmp, a.build_root, "--ovs-tree", tree, "--ovs-ref",
-                 "no-such-ref", "--ovs-patch", series, "--only", "nb/load")
+        p = gate(tmp, a.build_root, "--ovs-tree", tree, "--series-base",
+                 "no-such-ref", "--ovs-patch", series, "--cases", "nb/load")
         check(p.returncode == 3 and "no-such-ref" in p.stderr,
               "bad ref: exit 3 naming it: exit %d\n%s"
               % (p.returncode, p.stderr[-2000:]))

@@ -29,7 +29,7 @@ def measure(a, tmp, name, harness, micro):
     out = os.path.join(tmp, name + ".json")
     args = ["--build-dir", a.build_root, "--data-dir", os.path.join(tmp, "data"),
             "--impls", "ovs", "--harness", "ovs=" + harness, "--out", out]
-    args += ["--micro", "ovs=" + micro] if micro else ["--only", "harness,calibration"]
+    args += ["--micro-harness", "ovs=" + micro] if micro else ["--parts", "harness,calibration"]
     if not a.valgrind:
         args.append("--no-valgrind")
     rc, text = gate(*args)

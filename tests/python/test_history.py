@@ -151,8 +151,8 @@ def test_end_to_end(root, repo, shas):
     out = os.path.join(root, "find")
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()) as so, contextlib.redirect_stderr(err):
-        rc = history.main_find(["--ovs-tree", repo, "--ovs-ref", "v1.0.1..v1.1.0",
-                                "--metrics", "rss_after_load", "--threshold", "5",
+        rc = history.main_find(["--ovs-tree", repo, "--range", "v1.0.1..v1.1.0",
+                                "--metric", "rss_after_load", "--min-change", "5",
                                 "--dataset", ds, "--repetitions", "3", "--out", out,
                                 "--build-dir", BUILD])
     study = json.load(open(os.path.join(out, "study.json")))
@@ -176,6 +176,10 @@ def test_end_to_end(root, repo, shas):
     resultsdir.write_index(out, kept, [])
     plan = resultsdir.read_plan(out)
     plan["finished"] = [os.path.splitext(os.path.basename(e["file"]))[0] for e in kept]
+    # ... and was started before find's options had names of their own.
+    old = {"--range": "--ovs-ref", "--metric": "--metrics", "--min-change": "--threshold"}
+    check(any(a in old for a in plan["argv"]), "find stores its options: %s" % plan["argv"])
+    plan["argv"] = [old.get(a, a) for a in plan["argv"]]
     resultsdir.write_plan(out, plan)
     calls = []
     orig = real_workloads.load
@@ -223,11 +227,11 @@ def test_end_to_end(root, repo, shas):
     check(os.path.exists(os.path.join(root, "find", "find.png")) or
           "matplotlib is not" in open(os.path.join(root, "find", "report.md")).read(),
           "find draws its measurements")
-    # --no-build: a commit without a cached build is skipped, not built.
+    # --cached-only: a commit without a cached build is skipped, not built.
     b = history.Builder.__mro__[1](repo, cache_dir=os.path.join(root, "cache"),
                                    no_build=True)
     check(b(shas[5], "v1.0.0") is None and b.skipped == [shas[5]] and not b.failed,
-          "--no-build skips a commit the cache lacks")
+          "--cached-only skips a commit the cache lacks")
     rc = history.main_history(["--ovs-tree", repo, "--ovs-ref", "v1.0.0", "--out", out,
                                "--dataset", ds, "--build-dir", BUILD])
     check(rc == 2, "an existing results folder is refused")
@@ -379,9 +383,9 @@ def test_find_engine(root, repo, shas):
         out = os.path.join(root, "find-" + engine.rstrip(":"))
         rounds.clear()
         rc, text = quiet(history.main_find, [
-            "--ovs-tree", repo, "--ovs-ref", "v1.0.1..v1.1.0", "--metrics", "rss_after_load",
-            "--threshold", "5", "--dataset", ds, "--repetitions", "2", "--out", out,
-            "--build-dir", BUILD, "--parallel", "3", "--engine", engine])
+            "--ovs-tree", repo, "--range", "v1.0.1..v1.1.0", "--metric", "rss_after_load",
+            "--min-change", "5", "--dataset", ds, "--repetitions", "2", "--out", out,
+            "--build-dir", BUILD, "--ways", "3", "--engine", engine])
         study = json.load(open(os.path.join(out, "study.json")))
         check(rc == 0 and study["result"]["found"] == [18],
               "find --engine %s names the planted commit (rc %d, found %s)"
@@ -402,7 +406,7 @@ def test_find_engine(root, repo, shas):
               "find's index holds the rounds' entries at their line positions")
         check("\n# Which commit" in text and shas[23][:10] in text,
               "find --engine prints the report naming the commit")
-    rc, _ = quiet(history.main_find, ["--ovs-tree", repo, "--ovs-ref", "v1.0.1..v1.1.0",
+    rc, _ = quiet(history.main_find, ["--ovs-tree", repo, "--range", "v1.0.1..v1.1.0",
                                       "--dataset", ds, "--engine", "parallel",
                                       "--out", os.path.join(root, "find-bad")])
     check(rc == 2, "--engine parallel without hosts is an error")

@@ -209,7 +209,7 @@ def test_monitor(tmp):
     db = gen(tmp, "sb", 0.01)
     out = os.path.join(tmp, "res-mon")
     argv = runner(tmp, out, [db], "monitor") + [
-        "--clients", "2", "--workload-opts", "batches=3,batch_rows=5"]
+        "--concurrency", "2", "--workload-params", "batches=3,batch_rows=5"]
     doc = run_one(tmp, out, argv, "monitor")
     if metric(doc, "monitor/updates", "rows_per_batch") != 5:
         fail("monitor: rows_per_batch")
@@ -241,7 +241,7 @@ def test_txn(tmp):
     """The project's C client: C concurrent clients x M inserts."""
     db = gen(tmp, "nb", 0.002)
     out = os.path.join(tmp, "res-txn")
-    argv = runner(tmp, out, [db], "txn") + ["--clients", "3", "--workload-opts",
+    argv = runner(tmp, out, [db], "txn") + ["--concurrency", "3", "--workload-params",
                                             "txns=40"]
     doc = run_one(tmp, out, argv, "txn")
     if metric(doc, "txn/server", "items") != 120:
@@ -257,7 +257,7 @@ def test_raft(tmp):
     """A 3-server cluster on unix sockets, K transactions to the leader."""
     db = gen(tmp, "nb", 0.002)
     out = os.path.join(tmp, "res-raft")
-    argv = runner(tmp, out, [db], "raft") + ["--workload-opts", "entries=20"]
+    argv = runner(tmp, out, [db], "raft") + ["--workload-params", "entries=20"]
     doc = run_one(tmp, out, argv, "raft")
     if metric(doc, "raft/send", "items") != 20 or \
             metric(doc, "raft/send", "followers") != 2:

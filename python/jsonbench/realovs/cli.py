@@ -9,6 +9,7 @@ import argparse
 import signal
 import sys
 
+from .. import options as O
 from . import runner, suite_jobs, tables
 
 
@@ -28,7 +29,7 @@ def _terminate(signum, frame):
 def main(argv):
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGHUP, _terminate)
-    p = argparse.ArgumentParser(prog="real-ovs.sh", description=__doc__,
+    p = argparse.ArgumentParser(prog=O.prog("ovs"), description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=EXAMPLES)
     sub = p.add_subparsers(dest="cmd", required=True)

@@ -30,17 +30,19 @@ WORKLOAD_OPTS = {"batches": 5, "batch_rows": 100, "txns": 1000, "entries": 100}
 
 def add_run_args(p):
     O.dataset(p)
-    p.add_argument("--scale", help="comma list: generate NB and SB at these "
-                   "scales into datasets/out/ (as scripts/suite.sh names them)")
+    p.add_argument("--scale", default="0.01",
+                   help="comma list: generate NB and SB at these scales into "
+                   "datasets/out/ (as scripts/suite.sh names them; default 0.01; "
+                   "ignored with --dataset)")
     O.seed(p)
-    O.build_dir(p, os.path.join(ROOT, "build"))
-    p.add_argument("--workloads", default="load,dump,compact",
-                   help="comma list of %s" % ",".join(wl.WORKLOADS))
+    O.build_dir(p)
+    p.add_argument("--workloads", default=",".join(wl.WORKLOADS),
+                   help="comma list of %s (default: all)" % ",".join(wl.WORKLOADS))
     O.repetitions(p)
-    p.add_argument("--clients", type=int,
+    p.add_argument("--concurrency", dest="clients", type=int, metavar="N",
                    help="monitor: ovsdb-client monitor-cond clients (10); "
                    "txn: concurrent clients (5)")
-    p.add_argument("--workload-opts", default="", metavar="K=V,...",
+    p.add_argument("--workload-params", dest="workload_opts", default="", metavar="K=V,...",
                    help="monitor: batches (update transactions, 5), batch_rows "
                    "(rows per transaction, 100); txn: txns (inserts per client, "
                    "1000); raft: entries (transactions, 100)")
@@ -58,7 +60,7 @@ def workload_opts(args):
         k, _, v = item.partition("=")
         k = k.strip().replace("-", "_")
         if k not in WORKLOAD_OPTS or not v.strip().isdigit():
-            raise SystemExit("real-ovs: --workload-opts %s: expected one of %s=N"
+            raise SystemExit("real-ovs: --workload-params %s: expected one of %s=N"
                              % (item, ", ".join(sorted(WORKLOAD_OPTS))))
         out[k] = int(v)
     return out
@@ -71,7 +73,8 @@ def datasets_from_args(args, workloads):
     is newer than the cached file)."""
     try:
         out = D.from_files(args.dataset)
-        for s in (args.scale or "").split(","):
+        # Generated datasets instead of files, as in the suite.
+        for s in ("" if args.dataset else args.scale or "").split(","):
             if not s:
                 continue
             for kind in ("nb", "sb"):

@@ -19,6 +19,7 @@ import argparse
 import os
 import shutil
 
+from .. import options as O
 from ..jobs import Job
 from . import build as build_mod
 from . import workloads as wl
@@ -33,10 +34,10 @@ def add_args(ap):
         "Run real ovsdb-server/ovsdb-tool/ovsdb-client builds next to the "
         "model on the same datasets and workloads; the report gains the "
         "model-vs-real and real A/B sections.")
-    g.add_argument("--ovs-tree", help="OVS git work tree or bare git dir")
-    g.add_argument("--ovs-ref", help="comma list of commits of --ovs-tree "
-                   "to build (cached) and run, oldest first: consecutive "
-                   "refs are the real A/B pairs (e.g. 9669b50f5^,9669b50f5)")
+    O.ovs_tree(g)
+    O.ovs_refs(g, "comma list of commits of --ovs-tree to build (cached) and "
+               "run, oldest first: consecutive refs are the real A/B pairs "
+               "(e.g. 9669b50f5^,9669b50f5)")
     g.add_argument("--ovs-tarball", action="append",
                    help="an OVS release tarball to build and run (repeatable)")
     g.add_argument("--ovs-installed", dest="ovs_installed",
@@ -55,10 +56,8 @@ def add_args(ap):
                    "current server code as its calibration, older ones "
                    "(Debian's 3.1) as references, see docs/real-ovs.md)")
     add_patch_args(g, "--ovs-patch", "--ovs-configure")
-    g.add_argument("--ovs-cache-dir", help="build cache (default "
-                   "$JSONBENCH_OVS_CACHE or ~/.cache/ovsdb-jsonbench/ovs)")
-    g.add_argument("--ovs-retry-failed", action="store_true",
-                   help="rebuild commits whose cached build failed")
+    O.ovs_cache_dir(g)
+    O.ovs_retry_failed(g)
 
 
 def wanted(args):

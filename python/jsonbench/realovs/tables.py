@@ -95,7 +95,8 @@ def main(args):
 def add_args(p):
     p.add_argument("results", nargs="+", help="results folders (model and "
                    "real; later folders win on the same key)")
-    p.add_argument("--pair", action="append", help="MODEL_IMPL=REAL_TARGET, "
+    p.add_argument("--table", dest="pair", action="append", metavar="SPEC",
+                   help="one table: MODEL_IMPL=REAL_TARGET, "
                    "e.g. serialized=ovs-debian: model vs real; or a comma list of "
                    "real targets, before to after, e.g. "
                    "ovs-9669b50f5-parent,ovs-9669b50f5: real A/B (repeatable)")

@@ -89,11 +89,13 @@ def add_patch_args(p, patch_opt, configure_opt):
                    help="a patch file, an mbox as posted to the OVS mailing "
                    "list, or a directory holding a git format-patch series "
                    "(applied in name order); repeatable, applied in order "
-                   "with git am -3 on top of each --ovs-ref R, and both R and "
+                   "with git am -3 on top of each ref R (--ovs-ref; the series "
+                   "gate's --series-base), and both R and "
                    "R+PATCH... are built and run, side by side "
                    "(docs/patches.md)")
     p.add_argument(configure_opt, dest="ovs_configure", action="append",
                    default=[], metavar="NAME=ARGS",
                    help="a configure variant, e.g. jemalloc='LIBS=-ljemalloc'"
-                   ": a ref written REF@NAME (in --ovs-ref) is built with "
+                   ": a ref written REF@NAME (in --ovs-ref or --series-base) is "
+                   "built with "
                    "ARGS added to configure (repeatable)")

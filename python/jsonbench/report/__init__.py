@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 
+from .. import options as O
 from . import document, results
 # The sections and charts (matplotlib) load when a report is generated, so
 # that importing jsonbench.report (compare does) needs no matplotlib.
@@ -166,12 +167,12 @@ EXAMPLES = """examples:
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="reports/generate.py",
+    ap = argparse.ArgumentParser(prog=O.prog("report"),
                                  description="Generate report.md and report.html (+ charts/) "
                                              "from a results folder.", epilog=EXAMPLES,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results", help="results folder (results/<stamp>-<commit>/) or a JSON file")
-    ap.add_argument("--out", help="output folder (default: the results folder)")
+    ap.add_argument("--out", metavar="DIR", help="output folder (default: the results folder)")
     ap.add_argument("--ovs-tree", metavar="DIR",
                     help="an OVS git tree holding the real builds' commits: tells the "
                          "server code era of runs that did not record it")
