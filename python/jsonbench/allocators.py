@@ -156,7 +156,7 @@ def main(argv):
         os.makedirs(out_dir, exist_ok=True)
         state = resultsdir.new_plan(TOOL, argv, commit, digest, jobs)
     env = collect_env(ROOT, build.build_path("build"), "glibc")
-    env["study"] = TOOL
+    env["study"], env["allocator"] = TOOL, "per job: " + ", ".join(ALLOCATORS)
     env["command"] = "scripts/jsonbench allocators " + shlex.join(
         a for a in argv if a not in ("--resume", args.resume))
     env["datasets"] = [{k: ds.get(k) for k in ("label", "path", "kind", "scale", "form",

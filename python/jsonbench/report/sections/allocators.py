@@ -109,8 +109,9 @@ def build(ctx):
     for _d, _w, who, by_alloc in found:
         for alloc, e in sorted(by_alloc.items()):
             via = e.meta.get("allocator_via") or (
-                "linked (build with -Dallocator=%s)" % alloc if not is_real(e) else
-                "the build's own (%s)" % (env.get("real_target", {}).get("links") or alloc))
+                "the build's own (%s, ldd)" % (env.get("real_target", {}).get("links") or alloc)
+                if is_real(e) else "meson -Dallocator=%s build; the harness reports %s" % (
+                    alloc, e.context.get("allocator", "?")))
             rows.append([who, alloc, via])
     how.add(Table(["impl", "allocator", "how"], [list(r) for r in dict.fromkeys(
         tuple(r) for r in rows)]))
