@@ -159,8 +159,9 @@ def main(argv):
     env["study"], env["allocator"] = TOOL, "per job: " + ", ".join(ALLOCATORS)
     env["command"] = "scripts/jsonbench allocators " + shlex.join(
         a for a in argv if a not in ("--resume", args.resume))
-    env["datasets"] = [{k: ds.get(k) for k in ("label", "path", "kind", "scale", "form",
-                                               "sha256", "bytes")} for ds in datasets]
+    env["datasets"] = [dict({k: ds.get(k) for k in ("label", "kind", "scale", "form", "sha256",
+                                                    "bytes")}, path=build.rel(ds["path"]))
+                       for ds in datasets]
     env["build_dirs"] = dict(BUILD_DIRS)
     env["jemalloc_preload"] = measuring.allocator_lib("jemalloc") or ""
     if target is not None:      # what the real server links by itself (ldd)
