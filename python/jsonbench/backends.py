@@ -13,6 +13,9 @@ side; jsonbench.execute calls them.
 ModelBackend runs the harness executables, each repetition a process:
 timed by hyperfine (its whole-process times become '<workload>/process'
 rows, the export goes to hyperfine/) or, hyperfine=False, run directly.
+A job that names its allocator (jobs.Job.allocator) runs the executable
+of the build linked with it ('allocator_exes': {allocator: {impl: exe}});
+its results must say they ran on it (the harness's context "allocator").
 RealBackend (jsonbench.realovs.backend) runs real OVS builds.
 All start every measured process in the study's measuring setup
 (jsonbench.measuring; None: as the caller's environment gives).
@@ -93,10 +96,12 @@ def combine_hyperfine(docs):
 
 class ModelBackend:
     def __init__(self, out_dir, exes, repetitions, seed=1, allocator="glibc",
-                 probe=True, hyperfine=True, sha256=True, setup=None):
+                 probe=True, hyperfine=True, sha256=True, setup=None, allocator_exes=None):
         self.out_dir = out_dir
         self.setup = setup
         self.exes = exes                # impl -> executable
+        self.allocator_exes = dict(allocator_exes or {})
+        self.allocator_exes.setdefault(allocator, exes)
         self.repetitions = repetitions
         self.seed = seed
         self.allocator = allocator
@@ -104,8 +109,16 @@ class ModelBackend:
         self.hyperfine = hyperfine
         self.sha256 = sha256
 
+    def exe(self, job):
+        """The job's executable: its allocator's build, else the backend's."""
+        alloc = job.allocator or self.allocator
+        if alloc not in self.allocator_exes:
+            raise RuntimeError("no %s build for %s (allocators built: %s)" % (
+                alloc, job.name, ", ".join(sorted(self.allocator_exes))))
+        return self.allocator_exes[alloc][job.impl]
+
     def cmd(self, job, results, output):
-        return build.harness_cmd(self.exes[job.impl], job.workload, job.ds.get("path") or None,
+        return build.harness_cmd(self.exe(job), job.workload, job.ds.get("path") or None,
                                  job.opts, self.seed, results, output, sha256=self.sha256)
 
     def _reps_dir(self, job, tmp):
@@ -162,6 +175,10 @@ class ModelBackend:
             if job.ds.get("sha256"):
                 merged["context"]["dataset_sha256"] = job.ds["sha256"]
         merged["context"]["suite_variant"] = job.variant
+        ran_on = merged["context"].get("allocator")
+        if job.allocator and ran_on and ran_on != job.allocator:
+            raise RuntimeError("%s ran on %s, not %s (%s)" % (job.name, ran_on, job.allocator,
+                                                               self.exe(job)))
         rel = os.path.join("runs", job.name + ".json")
         gbench.write_atomic(os.path.join(self.out_dir, rel), merged)
         shutil.rmtree(reps_dir, ignore_errors=True)

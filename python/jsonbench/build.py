@@ -54,15 +54,16 @@ def build_path(path):
 
 # ------------------------------------------------------------------ build
 
-def meson_build(build_dir, who, setup_options=()):
+def meson_build(build_dir, who, setup_options=(), targets=()):
     """Sets up 'build_dir' (release) if it has no build.ninja yet, then runs
-    ninja there; exits naming 'who' with the build's last output on failure."""
+    ninja there (for 'targets' only, when given: paths in the build dir);
+    exits naming 'who' with the build's last output on failure."""
     if not os.path.exists(os.path.join(build_dir, "build.ninja")):
         log("%s: meson setup %s (release %s)" % (who, rel(build_dir), " ".join(setup_options)))
         subprocess.run(["meson", "setup", build_dir, "-Dbuildtype=release", *setup_options],
                        cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    log("%s: ninja -C %s" % (who, rel(build_dir)))
-    r = subprocess.run(["ninja", "-C", build_dir], cwd=ROOT, stdout=subprocess.PIPE,
+    log("%s: ninja -C %s%s" % (who, rel(build_dir), "".join(" " + t for t in targets)))
+    r = subprocess.run(["ninja", "-C", build_dir, *targets], cwd=ROOT, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         sys.stderr.write(r.stdout[-4000:])

@@ -20,6 +20,7 @@ EXAMPLES = """subcommands:
   ovs       real OVS: build, run, tables                (scripts/real-ovs.sh)
   history   real OVS figures over commits, charted      (docs/history.md)
   find      bisect OVS for the commit that moved a figure
+  allocators  glibc against jemalloc: model impls and the installed ovsdb-server
   impls     the impls a build defines
 
 examples:
@@ -33,6 +34,7 @@ examples:
   scripts/jsonbench slurm --shards 3 --out results/study claims --scale 1
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v2.17.0,v3.*.0'
   scripts/jsonbench find --ovs-tree ~/ovs --range v3.5.0..v3.6.0 --min-change 5
+  scripts/jsonbench allocators --scale 0.1
 scripts/jsonbench SUBCOMMAND --help for each one's options."""
 
 
@@ -66,6 +68,8 @@ def command(name):
         from .engines import slurm as main
     elif name == "parallel":
         from .engines import parallel as main
+    elif name == "allocators":
+        from .allocators import main
     elif name == "impls":
         main = impls
     else:

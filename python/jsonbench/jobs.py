@@ -22,7 +22,14 @@ identity in index.json, in failures and when a run is resumed.
 
 Datasets are dicts: label, path ("" for a workload's built-in database),
 kind (nb, sb, db), scale (None for a file given by hand), form (snapshot,
-log, any); jsonbench.datasets makes them."""
+log, any); jsonbench.datasets makes them.
+
+A job's allocator (None: its backend's, as before) is part of what it
+measures: one plan can hold glibc and jemalloc runs of the same impl or
+target side by side.  On the model's side it picks the build linked with
+that allocator (build-jemalloc/, meson -Dallocator=jemalloc); on the real
+side a build that does not link it gets the library by LD_PRELOAD
+(jsonbench.measuring.Preloaded).  Such a job's name ends in @<allocator>."""
 
 import collections
 import os
@@ -37,7 +44,7 @@ class RunError(Exception):
 
 class Job:
     def __init__(self, impl, workload, variant, ds, opts, clients=None, mode=None,
-                 meta=None, side="model", target=None, prefix="", key=None):
+                 meta=None, side="model", target=None, prefix="", key=None, allocator=None):
         self.impl = impl
         self.workload = workload
         self.variant = variant
@@ -51,17 +58,19 @@ class Job:
         self.prefix = prefix        # results file name prefix (e.g. "real__")
         self.key = key              # the front end's own key (e.g. a claim run key)
         self.derived = []           # jobs whose rows come from this one's (real load of dump)
+        self.allocator = allocator  # None: the backend's (the build's) allocator
 
     @property
     def name(self):
-        return "%s%s__%s__%s" % (self.prefix, self.ds["label"], self.variant, self.impl)
+        return "%s%s__%s__%s%s" % (self.prefix, self.ds["label"], self.variant, self.impl,
+                                   "@" + self.allocator if self.allocator else "")
 
     def for_target(self, target):
         """This real job template on one build."""
         j = Job(target.name if hasattr(target, "name") else target, self.workload,
                 self.variant, self.ds, dict(self.opts), self.clients, self.mode,
                 dict(self.meta), "real", target if hasattr(target, "name") else None,
-                self.prefix, self.key)
+                self.prefix, self.key, self.allocator)
         return j
 
     def size(self):
@@ -76,8 +85,9 @@ class Job:
         """What the plan hash covers: everything that changes what runs."""
         opts = self.opts if isinstance(self.opts, list) else sorted(
             (k, str(v)) for k, v in self.opts.items() if k != "txn_client")
-        return [self.name, self.side, self.workload, self.variant, self.ds.get("label"),
-                self.ds.get("bytes"), opts]
+        out = [self.name, self.side, self.workload, self.variant, self.ds.get("label"),
+               self.ds.get("bytes"), opts]
+        return out + [self.allocator] if self.allocator else out
 
     def __repr__(self):
         return "Job(%s, %s)" % (self.side, self.name)

@@ -47,6 +47,7 @@ LAYERS = [
     ("jsonbench.history", "studies"),
     ("jsonbench.find", "studies"),
     ("jsonbench.claimsjoin", "studies"),
+    ("jsonbench.allocators", "studies"),
     # Distribution.
     ("jsonbench.engines", "distribution"),
     ("jsonbench.merge", "distribution"),

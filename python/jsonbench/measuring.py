@@ -161,6 +161,43 @@ class Setup:
         return out
 
 
+# Where Debian and other distributions put an allocator to preload.
+ALLOCATOR_LIBS = {"jemalloc": "libjemalloc.so.2", "tcmalloc": "libtcmalloc_minimal.so.4"}
+LIB_DIRS = ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64",
+            "/usr/lib", "/usr/local/lib")
+
+
+def allocator_lib(allocator, dirs=LIB_DIRS):
+    """The shared library to LD_PRELOAD for 'allocator' (libjemalloc.so.2
+    of Debian's libjemalloc2), None when it is not installed."""
+    name = ALLOCATOR_LIBS.get(allocator)
+    for d in dirs if name else ():
+        path = os.path.join(d, name)
+        if os.path.exists(path):
+            return path
+    return None
+
+
+class Preloaded:
+    """A setup ('base', a Setup or None) whose processes also get
+    LD_PRELOAD='lib': a real OVS build that does not link an allocator
+    runs on it.  'lib' is the library the run's processes must map
+    (realovs.workloads checks /proc/PID/maps)."""
+
+    def __init__(self, base, lib):
+        self.base = base
+        self.lib = lib
+
+    def environment(self, base=None):
+        env = self.base.environment(base) if self.base is not None else \
+            dict(os.environ if base is None else base)
+        env["LD_PRELOAD"] = " ".join(x for x in (self.lib, env.get("LD_PRELOAD")) if x)
+        return env
+
+    def command(self, argv):
+        return self.base.command(argv) if self.base is not None else list(argv)
+
+
 def spread_pct(values):
     """(max - min) / median in percent; None for fewer than 2 values."""
     if len(values) < 2:

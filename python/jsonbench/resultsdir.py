@@ -41,13 +41,15 @@ class ResumeError(Exception):
 
 
 def entry(job, rel_file, allocator="glibc"):
-    """The index entry of a finished job."""
+    """The index entry of a finished job; its allocator is the job's when
+    it names one, else 'allocator' (the model's build) or the real
+    target's."""
     ds = job.ds
     e = {"file": rel_file, "impl": job.impl, "workload": job.workload,
          "variant": job.variant, "dataset": ds["label"],
          "kind": (ds.get("kind") or "").upper(), "scale": ds.get("scale"),
          "form": ds.get("form"), "clients": job.clients, "mode": job.mode,
-         "allocator": allocator, "source": "harness"}
+         "allocator": job.allocator or allocator, "source": "harness"}
     if job.side != "real":
         e["params"] = " ".join(job.opts)
         if job.side == "model":
@@ -56,7 +58,8 @@ def entry(job, rel_file, allocator="glibc"):
         t = job.target
         e["params"] = " ".join("%s=%s" % kv for kv in sorted(job.opts.items())
                                if kv[0] != "txn_client")
-        e.update({"allocator": getattr(t, "allocator", "glibc"), "real_ovs": True, "ovs_version": t.version,
+        e.update({"allocator": job.allocator or getattr(t, "allocator", "glibc"),
+                  "real_ovs": True, "ovs_version": t.version,
                   "ovs_commit": t.commit, "ovs_representation": t.representation,
                   "ovs_server_era": t.server_era})
         e.pop("hyperfine", None)

@@ -52,6 +52,7 @@ ENTRY_POINTS = [
     ("jsonbench.cli", ["parallel"]),
     ("jsonbench.cli", ["history"]),
     ("jsonbench.cli", ["find"]),
+    ("jsonbench.cli", ["allocators"]),
 ]
 
 # Settings known to have had two names; both present is a failure.

@@ -4,13 +4,19 @@ runs one workload of realovs/workloads.py on one target, and a job's
 repetitions become one google-benchmark document in runs/ (a dump's server
 starts also give the load's rows).  Front ends pass RealBackend to
 jsonbench.execute: the suite, the claims reproduction, the real runner,
-history and find."""
+history and find.
+
+A job whose allocator (jobs.Job.allocator) is not the one its build links
+runs with that allocator preloaded (LD_PRELOAD, measuring.Preloaded), and
+its load rows must show the library mapped in the server, or the job
+fails; its index entry says how the allocator came in."""
 
 import argparse
 import os
 import subprocess
 
-from .. import ROOT, gbench as core_gbench, resultsdir
+from .. import ROOT, gbench as core_gbench, measuring, resultsdir
+from ..jobs import RunError
 from ..util import sha256_of
 from . import build as build_mod
 from . import gbench
@@ -81,10 +87,26 @@ class RealBackend:
     def probe(self, job, tmp):
         pass
 
+    def preload(self, job):
+        """The library to preload for the job's allocator, None when its
+        build links that allocator already (or the job names none)."""
+        linked = getattr(job.target, "allocator", "glibc")
+        if not job.allocator or job.allocator == linked:
+            return None
+        if linked != "glibc":
+            raise RunError("%s links %s: it cannot run on %s" % (job.impl, linked,
+                                                               job.allocator))
+        lib = measuring.allocator_lib(job.allocator)
+        if not lib:
+            raise RunError("no %s library to preload for %s (apt-get install libjemalloc2)"
+                           % (job.allocator, job.name))
+        return lib
+
     def opts(self, job):
-        """The job's runner options and the measuring setup; txn gets the
-        C client, built once."""
-        opts = dict(job.opts, setup=self.setup)
+        """The job's runner options and the measuring setup (with the job's
+        allocator preloaded); txn gets the C client, built once."""
+        lib = self.preload(job)
+        opts = dict(job.opts, setup=measuring.Preloaded(self.setup, lib) if lib else self.setup)
         if job.workload != "txn":
             return opts
         if not self.txn_client:
@@ -99,6 +121,16 @@ class RealBackend:
 
     def finish(self, job, results, tmp):
         reps = [rows for r in results for rows in r]
+        lib = self.preload(job)
+        if lib:
+            seen = [r.get("preload_mapped") for rows in reps for r in rows
+                    if "preload_mapped" in r]
+            if not seen or not all(seen):
+                raise RunError("%s: LD_PRELOAD=%s, but /proc/PID/maps of the server shows "
+                               "it in %d of its %d starts" % (job.name, lib, sum(x or 0 for x in seen),
+                                                               len(reps)))
+            job.meta["allocator_via"] = "LD_PRELOAD=%s (mapped in every server: /proc/PID/maps)" \
+                % lib
         out = [(job, self._write(job, reps))]
         for d in job.derived:
             out.append((d, self._write(d, load_from_dump(reps))))

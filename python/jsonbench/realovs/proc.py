@@ -136,6 +136,17 @@ def snapshot(pid):
             "minflt": minflt, "majflt": majflt}
 
 
+def maps_file(pid, path):
+    """True when process 'pid' has 'path' (a shared library) mapped, as
+    /proc/PID/maps shows it: a preloaded allocator really in use."""
+    want = os.path.realpath(path)
+    try:
+        with open("/proc/%d/maps" % pid) as f:
+            return any(line.rstrip("\n").endswith(want) for line in f)
+    except OSError:
+        return False
+
+
 def _alive(pid):
     """True while 'pid' exists and is not a zombie."""
     try:

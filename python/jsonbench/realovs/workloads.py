@@ -9,7 +9,9 @@ every process runs in the study's measuring setup (opts["setup"],
 jsonbench.measuring):
 
   load     load/load       ovsdb-server start until it serves the database:
-                           wall, CPU, RSS (VmRSS) and peak (VmHWM) after load
+                           wall, CPU, RSS (VmRSS) and peak (VmHWM) after load;
+                           with an allocator preloaded (measuring.Preloaded)
+                           preload_mapped: 1 when /proc/PID/maps holds it
   dump     dump/load, dump/dump
                            `ovsdb-client dump` against that server: the
                            server's CPU (cpu_time) and RSS, the client's wall
@@ -65,7 +67,7 @@ from ..detjobs import MeasureError
 from . import batches
 from . import gbench
 from . import jsonrpc
-from .proc import RunDir, RunError, copy_file, run_to_end, settle, snapshot
+from .proc import RunDir, RunError, copy_file, maps_file, run_to_end, settle, snapshot
 from .server import Server
 from .toolfigures import CalError, measure_tool
 
@@ -116,6 +118,9 @@ def _served(target, rd, ds):
                    "rss_after_load_bytes": snap["rss"],
                    "ovsdb_cells": mem.get("cells", 0),
                    "ovsdb_atoms": mem.get("atoms", 0)})
+    lib = getattr(rd.setup, "lib", None)
+    if lib:
+        fields["preload_mapped"] = 1 if maps_file(srv.proc.pid, lib) else 0
     return srv, snap, fields
 
 

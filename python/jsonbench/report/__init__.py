@@ -72,7 +72,12 @@ def generate(results_dir, out_dir=None, title=None, sections=None,
     out_dir = out_dir or (results_dir if os.path.isdir(results_dir)
                           else os.path.dirname(results_dir) or ".")
     os.makedirs(out_dir, exist_ok=True)
-    from .sections import SECTIONS
+    from .sections import SECTIONS, STUDY_SECTIONS
+    study = rs.env.get("study")
+    if sections is None and study in STUDY_SECTIONS:
+        # A study with its own report (scripts/jsonbench allocators).
+        title = title or STUDY_SECTIONS[study][0]
+        sections = STUDY_SECTIONS[study][1]
     ctx = Context(rs, out_dir, drawn)
     built = []
     for mod in sections or SECTIONS:
