@@ -395,10 +395,15 @@ def main(argv):
     m.add_argument("--measured", help="UTC date (default: now)")
     m.add_argument("-o", "--output")
     r = sub.add_parser("real", help="fill an entry's real figures from "
-                       "patches/ovs/summarize.py --json output")
+                       "patches/ovs/summarize.py --json output or a results "
+                       "folder of scripts/jsonbench ovs run")
     r.add_argument("entry", help="claims/predictions/ID.json, rewritten")
-    r.add_argument("summary", help="summarize.py --json output")
-    r.add_argument("--target", required=True, help="the patched target's name there")
+    r.add_argument("summary", help="summarize.py --json output, or a results "
+                   "folder of `scripts/jsonbench ovs run`")
+    r.add_argument("--target", required=True, help="the patched target's name there "
+                   "(in a results folder: ovs-v3.7.1+half)")
+    r.add_argument("--base", help="in a results folder: the base target's name "
+                   "(default: --target up to its first '+', ovs-v3.7.1)")
     r.add_argument("--command", required=True, help="the command that measured it")
     r.add_argument("--only", help="these metrics only, comma-separated (dump_cpu,"
                    "compact_cpu); the entry's other real figures stay")
