@@ -17,8 +17,9 @@ entry with the medians of every repetition.
 
 fills the entry's "real" figures (never its predicted ones) from the
 medians `patches/ovs/summarize.py --json` wrote for a target against its
-base: those figures whose dataset, scale, form and metric the entry
-predicted.  The report's section "Predictions vs real patches" reads the
+base, or from a results folder of `scripts/jsonbench ovs run` (--target
+ovs-v3.7.1+half, its base ovs-v3.7.1): those figures whose dataset,
+scale, form and metric the entry predicted.  The report's section "Predictions vs real patches" reads the
 folder (report/sections/predictions.py)."""
 
 import argparse
@@ -289,6 +290,18 @@ def real_figures(summary, target):
     return out
 
 
+def results_figures(folders, base, target, scales):
+    """Figures of 'target' against 'base' (real targets' names, e.g.
+    ovs-v3.7.1 and ovs-v3.7.1+half) from real-ovs results folders
+    (`scripts/jsonbench ovs run`), medians of their repetitions, at each
+    of 'scales'."""
+    data = collect(folders)
+    out = []
+    for scale in sorted(set(scales)):
+        out += figures(data, base, target, scale=scale)[0]
+    return out
+
+
 def fill_real(doc, figures, command, results):
     """'doc' with its real figures replaced by those of 'figures' that it
     predicted (same dataset, scale, form and metric; real figures of other
@@ -343,9 +356,14 @@ def real(args):
         with open(args.entry) as f:
             doc = json.load(f)
         check(doc, args.entry)
-        with open(args.summary) as f:
-            summary = json.load(f)
-        figs = real_figures(summary, args.target)
+        if os.path.isdir(args.summary):
+            base = args.base or args.target.split("+", 1)[0]
+            figs = results_figures([args.summary], base, args.target,
+                                   [p["scale"] for p in doc["predicted"]])
+        else:
+            with open(args.summary) as f:
+                summary = json.load(f)
+            figs = real_figures(summary, args.target)
         if args.only:
             figs = [f for f in figs if f["metric"] in args.only.split(",")]
         if not figs:
@@ -377,10 +395,15 @@ def main(argv):
     m.add_argument("--measured", help="UTC date (default: now)")
     m.add_argument("-o", "--output")
     r = sub.add_parser("real", help="fill an entry's real figures from "
-                       "patches/ovs/summarize.py --json output")
+                       "patches/ovs/summarize.py --json output or a results "
+                       "folder of scripts/jsonbench ovs run")
     r.add_argument("entry", help="claims/predictions/ID.json, rewritten")
-    r.add_argument("summary", help="summarize.py --json output")
-    r.add_argument("--target", required=True, help="the patched target's name there")
+    r.add_argument("summary", help="summarize.py --json output, or a results "
+                   "folder of `scripts/jsonbench ovs run`")
+    r.add_argument("--target", required=True, help="the patched target's name there "
+                   "(in a results folder: ovs-v3.7.1+half)")
+    r.add_argument("--base", help="in a results folder: the base target's name "
+                   "(default: --target up to its first '+', ovs-v3.7.1)")
     r.add_argument("--command", required=True, help="the command that measured it")
     r.add_argument("--only", help="these metrics only, comma-separated (dump_cpu,"
                    "compact_cpu); the entry's other real figures stay")

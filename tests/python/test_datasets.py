@@ -166,6 +166,37 @@ def test_cluster_form(tmp):
     except D.Error as exc:
         check("raft" in str(exc), "an unknown form is named: %s" % exc)
 
+    # --forms: the real runner generates the clustered form at --scale too,
+    # so one command loads NB and SB standalone and clustered.
+    build.DATASETS_DIR = os.path.join(tmp, "out-forms")
+    args = argparse.Namespace(dataset=[], scale="0.002", seed=1, build_dir=bdir,
+                              forms="snapshot,cluster")
+    got = runner.datasets_from_args(args, ["load"])
+    check([(d["label"], d["form"]) for d in got]
+          == [("nb-0.002", "snapshot"), ("nb-0.002-cluster", "cluster"),
+              ("sb-0.002", "snapshot"), ("sb-0.002-cluster", "cluster")],
+          "--forms snapshot,cluster generates both forms of NB and SB: %s"
+          % [(d["label"], d["form"]) for d in got])
+    with open(argv) as f:
+        last = f.read().split()
+    check(last[last.index("--form") + 1] == "cluster",
+          "the cluster form is asked of ovsdb-gen: %s" % last)
+    check(sorted((w, d["label"]) for w, d in runner.plan(["load"], got))
+          == [("load", "nb-0.002"), ("load", "nb-0.002-cluster"),
+              ("load", "sb-0.002"), ("load", "sb-0.002-cluster")],
+          "load runs on every generated form")
+    args.forms = "snapshot,raft"
+    try:
+        runner.datasets_from_args(args, ["load"])
+        check(False, "an unknown --forms entry must fail")
+    except SystemExit as exc:
+        check("raft" in str(exc) and "cluster" in str(exc),
+              "an unknown --forms entry is named: %s" % exc)
+    args.forms = None
+    check(runner.scale_forms(args, ["load", "compact"]) == ["snapshot", "log"]
+          and runner.scale_forms(args, ["load"]) == ["snapshot"],
+          "without --forms: the snapshot, and the log form for compact")
+
 
 def main():
     root = sys.argv[1]

@@ -132,7 +132,8 @@ try:
         benches = [dict({"name": "%s/%s" % (workload, ph), "run_type": "iteration",
                          "repetition_index": 0, "time_unit": "ms"}, **m)
                    for ph, m in phases.items()]
-        path = os.path.join(runs, "%s-%s-%s-%d.json" % (impl, workload, dataset[:2], rep))
+        path = os.path.join(runs, "%s-%s-%s-%d.json" % (impl, workload,
+                                                         dataset.split("-seed")[0], rep))
         with open(path, "w") as f:
             json.dump({"context": {"impl": impl, "workload": workload,
                                    "dataset": "/x/%s" % dataset},
@@ -165,6 +166,35 @@ try:
           and by["compact_cpu"]["form"] == "log", "compaction: %s" % by.get("compact_cpu"))
     check(counts.get(("nb", "dump_cpu")) == (3, 3), "repetitions: %s" % counts)
     check(not any(f["dataset"] == "sb" for f in figs), "no sb runs, no sb figures")
+
+    # --- real figures from a results folder of `jsonbench ovs run`: the
+    # patched target against its base (the name before '+'), medians of
+    # the load rows; the clustered form is no predicted figure's.
+    runs = os.path.join(tmp, "runs-real")
+    os.makedirs(runs)
+    for rep, rss in enumerate([2000, 2100, 2200]):
+        result("ovs-v3.7.1", "load", "nb-s1-snapshot-seed1.ovsdb", rep,
+               {"load": {"cpu_time": 10000, "rss_bytes": rss * mib}})
+        result("ovs-v3.7.1+half", "load", "nb-s1-snapshot-seed1.ovsdb", rep,
+               {"load": {"cpu_time": 9000, "rss_bytes": (rss - 1200) * mib}})
+        result("ovs-v3.7.1+half", "load", "nb-s1-cluster-seed1.ovsdb", rep,
+               {"load": {"cpu_time": 1, "rss_bytes": mib}})
+    rfigs = P.results_figures([runs], "ovs-v3.7.1", "ovs-v3.7.1+half", [1.0])
+    by = {f["metric"]: f for f in rfigs}
+    check(sorted(by) == ["load_cpu", "rss_after_load"]
+          and by["rss_after_load"]["before"] == 2100 and by["rss_after_load"]["after"] == 900
+          and by["rss_after_load"]["repetitions"] == [3, 3]
+          and by["load_cpu"]["change_pct"] == -10.0,
+          "real figures from a results folder: %s" % by)
+    entry_path = os.path.join(tmp, "f.json")
+    P.write_entry(entry("f"), entry_path)
+    P.real(type("A", (), {"entry": entry_path, "summary": runs, "target": "ovs-v3.7.1+half",
+                          "base": None, "only": None, "command": "ovs run ..."})())
+    with open(entry_path) as f:
+        got = json.load(f)["real"]
+    check(got["results"] == runs and sorted(x["metric"] for x in got["figures"])
+          == ["load_cpu", "rss_after_load"],
+          "predictions real fills from a results folder, base by name: %s" % got)
 
     # --- real figures from patches/ovs/summarize.py --json output.
     def med(b, a, n=3):

@@ -34,6 +34,10 @@ def add_run_args(p):
                    help="comma list: generate NB and SB at these scales into "
                    "datasets/out/ (as scripts/suite.sh names them; default 0.01; "
                    "ignored with --dataset)")
+    p.add_argument("--forms", help="comma list of the forms generated at --scale: "
+                   "snapshot, log, cluster (a one-server raft cluster; load, dump "
+                   "and monitor run on it too) (default: snapshot, and log when "
+                   "compact runs)")
     O.seed(p)
     O.build_dir(p)
     p.add_argument("--workloads", default=",".join(wl.WORKLOADS),
@@ -66,11 +70,27 @@ def workload_opts(args):
     return out
 
 
+def scale_forms(args, workloads):
+    """The forms generated at --scale: --forms, else the snapshot and,
+    when compact runs, the log form.  SystemExit on an unknown one."""
+    given = getattr(args, "forms", None)
+    if not given:
+        return ["snapshot"] + (["log"] if "compact" in workloads else [])
+    forms = [f.strip() for f in given.split(",") if f.strip()]
+    for f in forms:
+        if f not in D.FORMS:
+            raise SystemExit("real-ovs: --forms %s: expected some of %s"
+                             % (f, ", ".join(D.FORMS)))
+    return forms
+
+
 def datasets_from_args(args, workloads):
     """Dataset dicts as the suite makes them (jsonbench.datasets): files
-    given by hand, and generated ones at --scale through the one cached
-    dataset function (regenerated when ovsdb-gen, the profile or the schema
-    is newer than the cached file)."""
+    given by hand, and generated ones at --scale (in the forms of
+    scale_forms()) through the one cached dataset function (regenerated
+    when ovsdb-gen, the profile or the schema is newer than the cached
+    file)."""
+    forms = scale_forms(args, workloads)
     try:
         out = D.from_files(args.dataset)
         # Generated datasets instead of files, as in the suite.
@@ -78,7 +98,6 @@ def datasets_from_args(args, workloads):
             if not s:
                 continue
             for kind in ("nb", "sb"):
-                forms = ["snapshot"] + (["log"] if "compact" in workloads else [])
                 for form in forms:
                     ds = D.generated(kind, float(s), form, args.seed)
                     D.ensure(args.build_dir, ds, args.seed, who="real-ovs", say=log)
