@@ -19,6 +19,7 @@ What changes (the kinds of change OVN's schema updates make):
 import copy
 import json
 import os
+import sys
 
 SUFFIX = "-convert.ovsschema"
 ADDED_TABLE = "JSONBench_Added"
@@ -136,3 +137,22 @@ def ensure(db_path, out=None):
             pass
         raise Error("%s: %s" % (out, e))
     return out
+
+
+def main(argv):
+    """python3 -m jsonbench.convertschema DB...: writes each target schema
+    next to its database and prints its path."""
+    if not argv:
+        print("usage: python3 -m jsonbench.convertschema DB...")
+        return 2
+    for db in argv:
+        try:
+            print(ensure(db))
+        except Error as e:
+            print("convertschema: %s" % e, file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
