@@ -14,6 +14,12 @@
  *                     past the SHA-1 check into the schema and the records;
  *                     with bit 1 set too, "OVSDB CLUSTER" headers (a
  *                     clustered file: raft header, then entries).
+ *   mode bit 2 set    a file that loads is also converted to its own
+ *                     schema, parsed anew, in memory (db_convert(): every
+ *                     column through JSON with bit 3 set, unchanged ones
+ *                     shared without) and, unless clustered, by reading it
+ *                     into that schema (db_load_file_as()); both must
+ *                     succeed, with as many rows.
  * With FUZZ_SAVE_INPUT=FILE the database file built is saved there. */
 #include <openssl/sha.h>
 #include <stdint.h>
@@ -22,9 +28,48 @@
 #include <string.h>
 
 #include "server/db.h"
+#include "server/db-convert.h"
 #include "server/db-file.h"
+#include "ovsdb/schema.h"
 #include "ds.h"
 #include "fuzz-file.h"
+
+/* The conversions of mode bit 2 on loaded 'db'. */
+static void
+convert(struct db *db, const char *name, bool all_json)
+{
+    struct db_schema *schema;
+    char *error = db_schema_from_json(db->schema->json, &schema);
+    if (error) {
+        fprintf(stderr, "ovsdb-load: a loaded schema does not parse "
+                "again: %s\n", error);
+        abort();
+    }
+    struct db *new;
+    error = db_convert(db, schema, (all_json ? CONVERT_UNCHANGED_JSON
+                                    : CONVERT_UNCHANGED_CLONE), &new,
+                       &(struct db_convert_stats) { 0 });
+    if (error || db_n_rows(new) != db_n_rows(db)) {
+        fprintf(stderr, "ovsdb-load: a loaded database does not convert "
+                "to its own schema: %s\n", error ? error : "rows differ");
+        abort();
+    }
+    db_destroy(new);
+
+    if (!db->storage) {
+        error = db_schema_from_json(db->schema->json, &schema);
+        if (!error) {
+            error = db_load_file_as(name, schema, &new, NULL);
+        }
+        if (error || db_n_rows(new) != db_n_rows(db)) {
+            fprintf(stderr, "ovsdb-load: a loaded database does not read "
+                    "into its own schema: %s\n",
+                    error ? error : "rows differ");
+            abort();
+        }
+        db_destroy(new);
+    }
+}
 
 static void
 put_record(struct ds *out, const uint8_t *line, size_t n, bool cluster)
@@ -58,6 +103,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     bool wrap = data[0] & 1;
     bool cluster = data[0] & 2;
+    bool also_convert = data[0] & 4;
+    bool all_json = data[0] & 8;
     data++;
     size--;
     if (wrap) {
@@ -91,6 +138,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(error);
     } else {
         (void) db_n_rows(db);
+        if (also_convert) {
+            convert(db, f.name, all_json);
+        }
         db_destroy(db);
     }
     fuzz_file_close(&f);

@@ -52,7 +52,7 @@ usage(FILE *stream)
 "                    _version UUIDs included\n"
 "  --results FILE    write results (google-benchmark JSON) to FILE,\n"
 "                    atomically; without it, print a short table\n"
-"  --output FILE     dump/compact: write the produced text to FILE;\n"
+"  --output FILE     dump/compact/convert: write the produced text to FILE;\n"
 "                    monitor: every message sent, one a line (tests);\n"
 "                    txn: the database after the inserts as dump's reply\n"
 "  --no-sha256       do not hash DATASET for the results context\n"
@@ -104,7 +104,7 @@ usage(FILE *stream)
 "  --mode tree|tree-cache|cache|direct|direct-each|serialized|all|one\n"
 "  --table T[,T...]\n"
 "  --condition JSON  --initial kept|per-monitor  --send sockets|print|none\n"
-"  --txns M  --entries E  --followers F\n"
+"  --txns M  --entries E  --followers F  --schema FILE\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
 "names file, record and byte offset), 2 on bad usage (also an --output or\n"
 "--results that cannot be written, checked before the run).\n");
@@ -162,7 +162,7 @@ enum {
     OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_SEND, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
-    OPT_HISTORY_TRIM,
+    OPT_HISTORY_TRIM, OPT_SCHEMA,
 };
 
 static void
@@ -173,6 +173,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "seed", required_argument, NULL, OPT_SEED },
         { "results", required_argument, NULL, OPT_RESULTS },
         { "output", required_argument, NULL, OPT_OUTPUT },
+        { "schema", required_argument, NULL, OPT_SCHEMA },
         { "iterations", required_argument, NULL, OPT_ITERATIONS },
         { "clients", required_argument, NULL, OPT_CLIENTS },
         { "held", required_argument, NULL, OPT_HELD },
@@ -218,6 +219,9 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             break;
         case OPT_RESULTS:
             o->results = optarg;
+            break;
+        case OPT_SCHEMA:
+            o->schema = optarg;
             break;
         case OPT_OUTPUT:
             o->output = optarg;
@@ -353,9 +357,10 @@ main(int argc, char *argv[])
         usage_error("workload %s needs a DATASET file", w->name);
     }
     if (o.output && strcmp(w->name, "dump") && strcmp(w->name, "compact")
-        && strcmp(w->name, "monitor") && strcmp(w->name, "txn")) {
+        && strcmp(w->name, "monitor") && strcmp(w->name, "txn")
+        && strcmp(w->name, "convert")) {
         usage_error("--output: workload %s writes no output (only dump, "
-                    "compact, monitor and txn do)", w->name);
+                    "compact, convert, monitor and txn do)", w->name);
     }
     if (o.output) {
         check_output_path("output", o.output);

@@ -355,3 +355,48 @@ ovsdb_type_from_json(struct ovsdb_type *t, const struct json *json)
     }
     return error;
 }
+
+bool
+base_type_equals(const struct base_type *a, const struct base_type *b)
+{
+    if (a->type != b->type || !a->enum_ != !b->enum_) {
+        return false;
+    }
+    if (a->enum_) {
+        struct ovsdb_type t = { .key = { .type = a->type },
+                                .value = { .type = ATOMIC_VOID },
+                                .n_min = 0, .n_max = TYPE_UNLIMITED };
+        if (!datum_equals(a->enum_, b->enum_, &t)) {
+            return false;
+        }
+    }
+    switch (a->type) {
+    case ATOMIC_INTEGER:
+        return (a->u.integer.min == b->u.integer.min
+                && a->u.integer.max == b->u.integer.max);
+    case ATOMIC_REAL:
+        return a->u.real.min == b->u.real.min && a->u.real.max == b->u.real.max;
+    case ATOMIC_STRING:
+        return (a->u.string.min_len == b->u.string.min_len
+                && a->u.string.max_len == b->u.string.max_len);
+    case ATOMIC_UUID:
+        if (!a->u.uuid.ref_table_name || !b->u.uuid.ref_table_name) {
+            return !a->u.uuid.ref_table_name && !b->u.uuid.ref_table_name;
+        }
+        return (!strcmp(a->u.uuid.ref_table_name, b->u.uuid.ref_table_name)
+                && a->u.uuid.ref_type == b->u.uuid.ref_type);
+    case ATOMIC_VOID:
+    case ATOMIC_BOOLEAN:
+    case N_ATOMIC_TYPES:
+    default:
+        return true;
+    }
+}
+
+bool
+ovsdb_type_equals(const struct ovsdb_type *a, const struct ovsdb_type *b)
+{
+    return (base_type_equals(&a->key, &b->key)
+            && base_type_equals(&a->value, &b->value)
+            && a->n_min == b->n_min && a->n_max == b->n_max);
+}

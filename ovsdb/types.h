@@ -67,6 +67,10 @@ void ovsdb_type_destroy(struct ovsdb_type *);
 /* A deep copy (enum sets and refTable names duplicated), as OVS keeps one
  * in every weak reference. */
 void ovsdb_type_clone(struct ovsdb_type *dst, const struct ovsdb_type *src);
+/* Whether 'a' and 'b' are the same type, constraints included (OVS's
+ * ovsdb_type_equals(); refTable compared by name). */
+bool base_type_equals(const struct base_type *, const struct base_type *);
+bool ovsdb_type_equals(const struct ovsdb_type *, const struct ovsdb_type *);
 /* Parses a column "type" value.  Returns NULL or a malloc'd error. */
 char *ovsdb_type_from_json(struct ovsdb_type *, const struct json *);
 

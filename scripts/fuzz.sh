@@ -108,6 +108,9 @@ for t in "${targets[@]}"; do
           grep -v '^OVSDB \(JSON\|CLUSTER\) ' "$tmp/db" >"$tmp/lines"
           seed $t $kind-$form-lines \
             "$([ $form = cluster ] && echo '\003' || echo '\001')" "$tmp/lines"
+          # Also converted to its own schema (bit 2; bit 3: all via JSON).
+          seed $t $kind-$form-convert '\004' "$tmp/db"
+          seed $t $kind-$form-convert-json '\014' "$tmp/db"
         done
       done
       rm -rf "$tmp"

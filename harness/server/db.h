@@ -226,6 +226,12 @@ void shared_datum_release(struct datum *, unsigned int *refcnt,
 void row_field_unshare(struct row *, const struct table_schema *,
                        unsigned int i);
 
+/* While true, records are read as ovsdb-tool convert reads a database into
+ * a new schema (ovsdb_file_txn_from_json() with 'converting'): tables and
+ * columns the schema lacks are skipped, every other value is parsed with
+ * the new schema's type (db_load_file_as()). */
+extern bool db_converting;
+
 /* Sets the columns of 'row' named in 'json' (an object column -> value;
  * with 'is_diff', values of columns with max > 1 are diffs).  Returns NULL or an error;
  * on error 'row' may be partly updated. */

@@ -273,6 +273,12 @@ txn_ops_insert_row(void *txn, struct table *t, struct row *row)
     txn_row_create(txn, t, NULL, row);
 }
 
+void
+txn_insert_row(struct txn *txn, struct table *t, struct row *row)
+{
+    txn_ops_insert_row(txn, t, row);
+}
+
 /* Changes the tables as rows of the transaction 'aux'. */
 static const struct row_ops txn_row_ops = {
     txn_ops_delete_row, txn_ops_modify_row, txn_ops_insert_row,
@@ -1246,6 +1252,14 @@ txn_commit(struct txn *txn, txn_commit_cb *cb, void *aux)
     txn_destroy(txn);
     xfree(txn);
     return error;
+}
+
+void
+txn_abort(struct txn *txn)
+{
+    abort_txn(txn);
+    txn_destroy(txn);
+    xfree(txn);
 }
 
 char *

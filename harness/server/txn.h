@@ -42,6 +42,11 @@ char *txn_apply_record_cb(struct db *, const struct json *, txn_commit_cb *,
 struct txn *txn_create(struct db *);
 /* The writable copy of committed 'row', which takes its place in 't'. */
 struct row *txn_modify_row(struct txn *, struct table *, struct row *);
+/* Inserts 'row' (filled in, not yet in 't') as ovsdb_txn_row_insert()
+ * does: a new _version, linked into 't', a transaction row. */
+void txn_insert_row(struct txn *, struct table *, struct row *);
+/* Undoes 'txn' and frees it. */
+void txn_abort(struct txn *);
 /* txn_commit_cb is called for each row the commit changes, before the old
  * one is freed (as ovsdb_monitors_commit() is): 'old' NULL for an insert,
  * 'new' NULL for a delete. */

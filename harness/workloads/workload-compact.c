@@ -8,11 +8,7 @@
 
 #include "server/db.h"
 #include "server/db-file.h"
-#include "ds.h"
-#include "json.h"
-#include "server/jsonrpc-reply.h"
-#include "ovsdb/out-file.h"
-#include "ovsdb/record.h"
+#include "server/snapshot-file.h"
 #include "measure/phases.h"
 #include "util.h"
 #include "workloads/workload.h"
@@ -26,30 +22,6 @@ compact_prepare(struct workload_options *o)
 static void
 compact_describe(const struct workload_options *o, struct ds *ds)
 {
-}
-
-/* Writes 'json' as one record, as ovsdb_log_write() does: the text is
- * composed on its own, then the header, the text and its newline are
- * written to the stream. */
-static char *
-write_record(struct out_file *f, const struct json *json, struct ds *text,
-             size_t *bytesp)
-{
-    char header[OVSDB_RECORD_HEADER_MAX];
-
-    ds_clear(text);
-    json_to_ds(json, JSSF_SORT, text);
-    size_t n = ovsdb_record_header(text->string, text->length, header);
-    *bytesp += n + text->length + 1;
-
-    char *error = out_file_write(f, header, n);
-    if (!error) {
-        error = out_file_write(f, text->string, text->length);
-    }
-    if (!error) {
-        error = out_file_write(f, "\n", 1);
-    }
-    return error;
 }
 
 /* The file the compaction writes: --output (kept from the first
@@ -82,31 +54,10 @@ compact_run(struct phases *p, const struct workload_options *o)
      * and its directory: what `ovsdb-tool compact` does after reading. */
     char *target = compact_target(o, p->repetition);
     bool keep = o->output && p->repetition == 0;
-    struct ds text = DS_EMPTY_INITIALIZER;
-    struct out_file f;
     size_t bytes = 0;
 
     phases_begin(p, "compact");
-    error = out_file_open(&f, target);
-    if (!error) {
-        error = write_record(&f, db->schema->json, &text, &bytes);
-    }
-    if (!error) {
-        struct json *snapshot = snapshot_record(db);
-        error = write_record(&f, snapshot, &text, &bytes);
-        json_destroy(snapshot);
-    }
-    ds_destroy(&text);
-    if (!error) {
-        error = out_file_sync(&f);
-    }
-    if (error) {
-        out_file_abort(&f);
-    } else if (keep) {
-        error = out_file_commit(&f);
-    } else {
-        out_file_abort(&f);
-    }
+    error = snapshot_file_write(db, target, keep, &bytes);
     phases_items(p, db_n_rows(db));
     phases_bytes_out(p, bytes);
     phases_end(p);

@@ -54,6 +54,7 @@ const struct workload *const workloads[] = {
     &workload_txn,
     &workload_raft,
     &workload_monitor_storm,
+    &workload_convert,
 };
 const size_t n_workloads = sizeof workloads / sizeof workloads[0];
 
@@ -72,8 +73,18 @@ char *
 workload_load_phase(struct phases *p, const struct workload_options *o,
                     struct db **dbp, struct db_load_stats *stats)
 {
+    return workload_load_phase_as(p, o, NULL, dbp, stats);
+}
+
+char *
+workload_load_phase_as(struct phases *p, const struct workload_options *o,
+                       struct db_schema *schema, struct db **dbp,
+                       struct db_load_stats *stats)
+{
     phases_begin(p, "load");
-    char *error = db_load_file(o->dataset, dbp, stats);
+    char *error = (schema
+                   ? db_load_file_as(o->dataset, schema, dbp, stats)
+                   : db_load_file(o->dataset, dbp, stats));
     if (!error) {
         phases_items(p, db_n_rows(*dbp));
         if (impl_has_feature("trim-after-read")) {

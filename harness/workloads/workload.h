@@ -22,6 +22,7 @@ struct workload_options {
     uint64_t seed;              /* Default 1. */
     const char *results;        /* Results JSON file, or NULL. */
     const char *output;         /* dump/compact output file, or NULL. */
+    const char *schema;         /* convert: the schema to convert to. */
     int iterations;             /* Inner iterations (dump). */
     int clients;
     int held;                   /* monitor-storm: monitors held. */
@@ -59,6 +60,7 @@ extern const struct workload workload_txn;
 extern const struct workload workload_monitor;
 extern const struct workload workload_raft;
 extern const struct workload workload_monitor_storm;
+extern const struct workload workload_convert;
 
 extern const struct workload *const workloads[];
 extern const size_t n_workloads;
@@ -87,5 +89,12 @@ bool impl_has_feature(const char *feature);
 
 char *workload_load_phase(struct phases *, const struct workload_options *o,
                           struct db **dbp, struct db_load_stats *stats);
+/* The same, reading the dataset into 'schema' (taken) as ovsdb-tool
+ * convert does (db_load_file_as()). */
+struct db_schema;
+char *workload_load_phase_as(struct phases *,
+                             const struct workload_options *o,
+                             struct db_schema *schema, struct db **dbp,
+                             struct db_load_stats *stats);
 
 #endif

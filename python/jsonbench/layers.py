@@ -80,6 +80,7 @@ LAYERS = [
     ("jsonbench.options", "core"),
     ("jsonbench.build", "core"),
     ("jsonbench.datasets", "core"),
+    ("jsonbench.convertschema", "core"),
     ("jsonbench.measuring", "core"),
     ("jsonbench.suite_order", "core"),
     ("jsonbench.shards", "core"),

@@ -16,7 +16,8 @@ import tempfile
 
 from harnesslib import fail, run
 
-WORKLOADS = ['load', 'dump', 'compact', 'monitor', 'txn', 'raft']
+WORKLOADS = ['load', 'dump', 'compact', 'monitor', 'txn', 'raft',
+             'monitor-storm', 'convert']
 OPTIONS = ['--repetitions', '--seed', '--results', '--output', '--clients',
            '--batches', '--mode', '--table', '--condition', '--txns',
            '--entries', '--followers', '--iterations', '--string-atoms',
@@ -127,6 +128,8 @@ def main():
         (['load', '--repetitions', '0', db], '--repetitions'),
         (['monitor', '--mode', 'sideways', db], '--mode'),
         (['raft', '--mode', 'cache', db], '--mode'),
+        (['convert', db], '--schema'),
+        (['convert', '--schema', db, '--mode', 'inplace', db], '--mode'),
         (['load', '--no-such-option', db], 'option'),
         (['load', db, db, db], 'too many'),
         (['load', '--string-atoms', 'some', db], '--string-atoms'),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Outputs that must not depend on the JSON representation do not: the dump
-reply and the compacted file are byte-identical across impls (and with
---string-atoms copy), and the bytes produced by monitor (in every mode)
+reply, the compacted file and the converted file (to the file's own
+schema with a column added, every convert mode) are byte-identical across
+impls (and with --string-atoms copy), and the bytes produced by monitor (in every mode)
 and raft (in both modes) are the same for every impl.  --model json-only
 keeps no _version: its dump is the full model's with every _version the
 all-zero UUID, where the full model's are distinct generated ones; its
@@ -10,6 +11,7 @@ compacted file (which has no _version, as ovsdb-tool's) is the same.
 usage: test_identical.py nb|sb DB EXE...
 """
 import filecmp
+import json
 import os
 import sys
 import tempfile
@@ -24,12 +26,40 @@ def read(path):
         return f.read()
 
 
+def convert_schema(db, tmp):
+    """The file's own schema with a string column added to every table."""
+    with open(db, 'rb') as f:
+        schema = json.loads(f.read(int(f.readline().split()[2])))
+    for t in schema['tables'].values():
+        t['columns']['jsonbench_added'] = {'type': 'string'}
+    path = os.path.join(tmp, 'convert.ovsschema')
+    with open(path, 'w') as f:
+        json.dump(schema, f)
+    return path
+
+
+def check_convert(kind, db, exes, tmp):
+    schema = convert_schema(db, tmp)
+    outs = []
+    for exe in exes:
+        for mode in ['online', 'online-json', 'offline']:
+            out = os.path.join(tmp, '%s-convert-%s-%s' % (
+                kind, os.path.basename(exe), mode))
+            run([exe, 'convert', '--schema', schema, '--mode', mode,
+                 '--output', out, db])
+            outs.append(out)
+    for out in outs[1:]:
+        if not filecmp.cmp(outs[0], out, shallow=False):
+            fail('convert output differs: %s vs %s' % (outs[0], out))
+
+
 def main():
     kind, db = sys.argv[1:3]
     exes = sys.argv[3:]
     if len(exes) < 2:
         fail('need at least two impls to compare')
     with tempfile.TemporaryDirectory() as tmp:
+        check_convert(kind, db, exes, tmp)
         for workload in ['dump', 'compact']:
             outs = []
             for exe, extra in ([(e, []) for e in exes]

@@ -25,7 +25,8 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-WORKLOAD_OPTS = {"batches": 5, "batch_rows": 100, "txns": 1000, "entries": 100}
+WORKLOAD_OPTS = {"batches": 5, "batch_rows": 100, "txns": 1000, "entries": 100,
+                 "held": 100}
 
 
 def add_run_args(p):
@@ -45,18 +46,20 @@ def add_run_args(p):
     O.repetitions(p)
     p.add_argument("--concurrency", dest="clients", type=int, metavar="N",
                    help="monitor: ovsdb-client monitor-cond clients (10); "
-                   "txn: concurrent clients (5)")
+                   "txn: concurrent clients (5); monitor-storm: requests "
+                   "sent at once (100)")
     p.add_argument("--workload-params", dest="workload_opts", default="", metavar="K=V,...",
                    help="monitor: batches (update transactions, 5), batch_rows "
                    "(rows per transaction, 100); txn: txns (inserts per client, "
-                   "1000); raft: entries (transactions, 100)")
+                   "1000); raft: entries (transactions, 100); monitor-storm: "
+                   "held (monitors held, 100; --concurrency: requests, 100)")
     O.out(p, "results/<UTC stamp>-real-ovs")
     O.resume(p)
     O.as_deployed(p)
 
 
 def workload_opts(args):
-    """--workload-opts over the defaults; SystemExit on a bad one."""
+    """--workload-params over the defaults; SystemExit on a bad one."""
     out = dict(WORKLOAD_OPTS)
     for item in (args.workload_opts or "").split(","):
         if not item.strip():
@@ -138,7 +141,9 @@ def job_opts(args, workload):
     return {"monitor": {"clients": args.clients or 10, "batches": o["batches"],
                         "batch_rows": o["batch_rows"]},
             "txn": {"clients": args.clients or 5, "txns": o["txns"]},
-            "raft": {"entries": o["entries"]}}.get(workload, {})
+            "raft": {"entries": o["entries"]},
+            "monitor-storm": {"held": o["held"], "clients": args.clients or 100},
+            }.get(workload, {})
 
 
 def run(args, targets, failures):

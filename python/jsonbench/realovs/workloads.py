@@ -46,6 +46,14 @@ jsonbench.measuring):
                            join-cluster), then --entries transactions, each
                            one insert, sent to the leader; leader and
                            followers' RSS and CPU, per-transaction latency
+  monitor-storm  monitor-storm/load, monitor-storm/held, monitor-storm/storm
+                           M monitors held, N more requested at once
+                           (realovs/storm.py)
+  convert  convert/offline, convert/load, convert/convert
+                           the database converted to the schema
+                           jsonbench.convertschema derives from it by
+                           `ovsdb-tool convert` and by `ovsdb-client
+                           convert` against a server (realovs/convert.py)
   load-ir  load-ir/load    `ovsdb-tool query DB '["<db>"]'` (the file read
                            ovsdb-server opens a database with) under
                            valgrind, net of an empty database of the schema
@@ -72,7 +80,8 @@ from .server import Server
 from .toolfigures import CalError, measure_tool
 
 TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
-WORKLOADS = ("load", "dump", "compact", "monitor", "txn", "raft")
+WORKLOADS = ("load", "dump", "compact", "monitor", "txn", "raft",
+             "monitor-storm", "convert")
 RAFT_SERVERS = 3
 MONITOR_WAVE = 10          # monitor clients started at a time
 # Longest wait for every monitor client to print one batch's update.
@@ -476,6 +485,12 @@ def monitor_storm(target, ds, opts):
                                TOOL_TIMEOUT_S)
 
 
+def convert(target, ds, opts):
+    """Offline and online conversion (realovs/convert.py)."""
+    from . import convert as conv
+    return conv.convert(target, ds, opts, _served, _usage, TOOL_TIMEOUT_S)
+
+
 def load_ir(target, ds, opts):
     if not os.path.exists(ds["path"]):
         raise RunError("%s: dataset not found" % ds["path"])
@@ -505,5 +520,5 @@ def get(name):
         return NAMED[name]
     if name not in WORKLOADS:
         raise ValueError("unknown workload %r (real OVS has: %s)"
-                         % (name, ", ".join(WORKLOADS + tuple(ONCE) + tuple(NAMED))))
+                         % (name, ", ".join(WORKLOADS + tuple(ONCE))))
     return globals()[name]
