@@ -13,6 +13,7 @@ import re
 
 from ..util import log
 from . import build as B
+from .incremental import build_incremental
 
 
 class Builder:
@@ -26,7 +27,7 @@ class Builder:
         self.no_build = no_build
         self.skipped = []
         # Bisection: commits built one after the other in this work tree
-        # (build.build_incremental), unless a clean build is cached.
+        # (incremental.py), unless a clean build is cached.
         self.worktree = worktree
         self.built, self.cached, self.failed = [], [], {}
         self.targets = {}
@@ -58,8 +59,8 @@ class Builder:
         say = lambda m: self.say("  " + m)       # noqa: E731
         try:
             if incremental:
-                t = B.build_incremental(self.tree, commit, worktree,
-                                        cache_dir=self.cache_dir, label=label, say=say)
+                t = build_incremental(self.tree, commit, worktree,
+                                      cache_dir=self.cache_dir, label=label, say=say)
             else:
                 t = B.build_spec(self.tree, commit, cache_dir=self.cache_dir, jobs=2,
                                  retry_failed=self.retry, make="programs", ccache=True,
