@@ -15,8 +15,9 @@ import os
 import re
 import shutil
 
-from . import engines, measuring, resultsdir
+from . import ROOT, engines, measuring, resultsdir
 from .bisection import bisect
+from .env import git_short_commit
 from .historyfigures import FIGURES, STUDY, point_figures
 from .historyplan import (group_jobs, new_out_dir, run_groups, start_folder,
                           study_datasets, templates, write_env, write_study)
@@ -104,6 +105,36 @@ def measure_round(args, engine, metric, commits, todo, out_dir, index_doc, build
     builder.remote["commits"] += [commits[i] for i in todo]
 
 
+def check_resume(out_dir, commits=None, datasets=()):
+    """find --resume: raises StudyError when the folder cannot go on here:
+    measured at another commit of this project (its figures and new ones
+    would not be comparable), or, given them, over another line of OVS
+    commits (GOOD..BAD names other commits now) or on other datasets
+    (another sha256)."""
+    state = resultsdir.read_plan(out_dir) or {}
+    here = git_short_commit(ROOT)
+    if state.get("commit") != here:
+        raise StudyError("--resume: %s was measured at commit %s, this tree is %s: its "
+                         "results and new ones would not be comparable; start a new folder"
+                         % (out_dir, state.get("commit"), here))
+    path = os.path.join(out_dir, STUDY)
+    if commits is not None and os.path.exists(path):
+        with open(path) as f:
+            line = json.load(f).get("line")
+        if line is not None and line != commits:
+            raise StudyError("--resume: %s searched the line %s..%s (%d commits), its "
+                             "GOOD..BAD names another one now; start a new folder"
+                             % (out_dir, line[0][:10], line[-1][:10], len(line)))
+    then = {d.get("label"): d.get("sha256")
+            for d in resultsdir.read_env(out_dir).get("datasets", [])}
+    for d in datasets:
+        if then.get(d["label"]) not in (None, d.get("sha256")):
+            raise StudyError("--resume: %s measured dataset %s with sha256 %s, it is %s "
+                             "now; start a new folder" % (out_dir, d["label"],
+                                                          then[d["label"]][:12],
+                                                          str(d.get("sha256"))[:12]))
+
+
 def run_find(args, argv, builder_class=Builder):
     """The find study; builder_class builds its commits (jsonbench.history
     passes its own, which tests replace by stand-ins)."""
@@ -111,6 +142,8 @@ def run_find(args, argv, builder_class=Builder):
     if ".." not in (args.ovs_ref or ""):
         raise StudyError("find needs --ovs-ref GOOD..BAD")
     good, bad = args.ovs_ref.split("..", 1)
+    if args.resume:
+        check_resume(os.path.abspath(args.resume))
     metric = args.metrics or "rss_after_load"
     if metric not in FIGURES:
         raise StudyError("--metrics %s: one of %s" % (metric, ", ".join(FIGURES)))
@@ -127,6 +160,8 @@ def run_find(args, argv, builder_class=Builder):
     load_ds, ir_ds = study_datasets(args, workload == "load", workload == "load-ir")
     tmpls = templates(load_ds, ir_ds, args.repetitions)
     out_dir = os.path.abspath(args.resume) if args.resume else new_out_dir(args, "find")
+    if args.resume:
+        check_resume(out_dir, commits, [d for d in (load_ds, ir_ds) if d])
     state, index_doc = start_folder(out_dir, "find", argv, bool(args.resume))
     cache = args.ovs_cache_dir or B.default_cache_dir()
     builder = builder_class(tree, args.ovs_cache_dir, args.ovs_retry_failed,
