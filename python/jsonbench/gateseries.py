@@ -37,6 +37,7 @@ import tempfile
 from . import gatecal, gatetable, gbench, options as O
 from .detjobs import MeasureError, Scratch, make_datasets
 from .realovs import build as rbuild
+from .realovs import specs as rspecs
 from .realovs.targets import add_patch_args
 from .realovs.toolfigures import (JOBS, build_figures, jobs, measure_tool,  # noqa: F401
                                   select_all)
@@ -163,9 +164,9 @@ def parse_args(argv):
 def build_pair(args):
     """(base, patched) Targets; raises SeriesError naming what failed."""
     try:
-        variants = rbuild.parse_variants(args.ovs_configure)
+        variants = rspecs.parse_variants(args.ovs_configure)
         base_spec = args.ovs_ref
-        patched_spec = rbuild.expand_specs([base_spec], args.ovs_patch)[1]
+        patched_spec = rspecs.expand_specs([base_spec], args.ovs_patch)[1]
     except rbuild.BuildError as exc:
         raise SeriesError(str(exc))
     out = []

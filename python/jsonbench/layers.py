@@ -46,6 +46,7 @@ LAYERS = [
     ("jsonbench.gateseries", "studies"),
     ("jsonbench.history", "studies"),
     ("jsonbench.find", "studies"),
+    ("jsonbench.historyplan", "studies"),
     ("jsonbench.claimsjoin", "studies"),
     ("jsonbench.allocators", "studies"),
     # Distribution.

@@ -334,8 +334,8 @@ def render_suite(out_dir):
 
 
 def merge_history(good, out_dir, n):
-    from . import history
-    history.merge_study(good, out_dir, n)
+    from . import historyfigures
+    historyfigures.merge_study(good, out_dir, n)
 
 
 def render_history(out_dir):

@@ -1,6 +1,12 @@
-"""Small helpers shared by the runners: progress lines, durations, hashes."""
+"""Small helpers shared by the runners: progress lines, durations, hashes,
+the error a study stops on."""
 
 import hashlib
+
+
+class StudyError(Exception):
+    """A study cannot go on (bad input, a git or build step that failed);
+    its front end prints the message and exits 2."""
 
 
 def log(msg):

@@ -18,6 +18,7 @@
   merged equal the serial run (every job once, the same figures, the
   chart), a missing shard leaves its points unmeasured, and the merge
   refuses a shard of another commit or plan.
+- find --resume refuses a folder of another commit, line or dataset.
 
 usage: test_history.py BUILD_ROOT (its datasets/ovsdb-gen makes the small
 dataset the valgrind load would read; the load itself is a stand-in)"""
@@ -143,6 +144,53 @@ def line_commit(repo, index):
     return history.line_between(repo, "v1.0.1", "v1.1.0")[0][index]
 
 
+def test_resume_refused(out, ds):
+    """find --resume refuses, before it builds or loads anything, a folder
+    of another commit of this project, of another line of OVS commits or
+    of a dataset that changed since; the folder is left as it was."""
+    from jsonbench import resultsdir
+    plan = resultsdir.read_plan(out)
+    study_path = os.path.join(out, "study.json")
+    study = json.load(open(study_path))
+    index = open(os.path.join(out, "index.json")).read()
+    with open(ds) as f:
+        ds_text = f.read()
+
+    def resume():
+        calls, err = [], io.StringIO()
+        orig = real_workloads.load
+        real_workloads.load = lambda t, d, o: calls.append(t.commit) or orig(t, d, o)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                rc = history.main_find(["--resume", out])
+        finally:
+            real_workloads.load = orig
+        return rc, err.getvalue(), calls
+
+    resultsdir.write_plan(out, dict(plan, commit="0000000"))
+    rc, err, calls = resume()
+    resultsdir.write_plan(out, plan)
+    check(rc == 2 and "measured at commit 0000000" in err and "start a new folder" in err
+          and not calls, "--resume refuses another commit's folder (rc %d): %s"
+          % (rc, err.strip()))
+    with open(study_path, "w") as f:
+        json.dump(dict(study, line=study["line"][:-1]), f)
+    rc, err, calls = resume()
+    with open(study_path, "w") as f:
+        json.dump(study, f)
+    check(rc == 2 and "names another one now" in err and not calls,
+          "--resume refuses a folder of another line (rc %d): %s" % (rc, err.strip()))
+    with open(ds, "w") as f:
+        f.write(ds_text + "\n")
+    rc, err, calls = resume()
+    with open(ds, "w") as f:
+        f.write(ds_text)
+    check(rc == 2 and "with sha256" in err and not calls,
+          "--resume refuses a folder of another dataset (rc %d): %s" % (rc, err.strip()))
+    check(open(os.path.join(out, "index.json")).read() == index,
+          "a refused --resume leaves the folder's index as it was")
+
+
 def test_end_to_end(root, repo, shas):
     ds = os.path.join(root, "tiny.ovsdb")
     with open(ds, "w") as f:
@@ -191,6 +239,7 @@ def test_end_to_end(root, repo, shas):
     check(rc == 0 and study["result"]["found"] == [18] and
           set(calls) == {shas[5], line_commit(repo, last)} and len(calls) == 6,
           "--resume measures only the missing group (%d loads)" % len(calls))
+    test_resume_refused(out, ds)
 
     out = os.path.join(root, "history")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):

@@ -12,10 +12,11 @@ cached too (so a suite does not retry a commit that cannot build with this
 toolchain) unless retry_failed is set; a patch that does not apply is not
 (it is an error naming the patch and the file and hunk, see patches.py).
 
-A target is named by a spec, REF[+PATCH...][@VARIANT] (build_spec(),
-docs/patches.md): PATCH a patch file, an mbox or a directory holding a
-git format-patch series; VARIANT a configure variant (NAME=ARGS, e.g.
-jemalloc='LIBS=-ljemalloc').
+A target is named by a spec, REF[+PATCH...][@VARIANT] (specs.py,
+build_spec(), docs/patches.md): PATCH a patch file, an mbox or a
+directory holding a git format-patch series; VARIANT a configure variant
+(NAME=ARGS, e.g. jemalloc='LIBS=-ljemalloc').  A bisection's builds, one
+commit after another in one work tree, are incremental.py's.
 """
 
 import fcntl
@@ -25,7 +26,6 @@ import hashlib
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -35,6 +35,10 @@ import time
 from . import patches as patches_mod
 from . import representation
 from . import target as target_mod
+# The spec grammar, also read here by older callers (build.parse_spec...).
+from .specs import (SpecError, expand_specs, make_spec, parse_spec,  # noqa: F401
+                    parse_variants, spec_label, spec_name, variant_args)
+from .target import BuildError
 from ..util import sha256_of
 
 # Tried in order; the first set that configures and builds wins.  Old
@@ -43,10 +47,6 @@ from ..util import sha256_of
 # try also names a Python 2 interpreter, when the machine has one.
 CONFIGURE_TRIES = ([], ["--disable-ssl"])
 LOG_TAIL_LINES = 30
-
-
-class BuildError(Exception):
-    pass
 
 
 class MissingTools(BuildError):
@@ -540,82 +540,7 @@ def build_tarball(path, patches=(), configure=(), variant=None,
     return t
 
 
-# ---------------------------------------------------------------- specs
-#
-# A target spec: REF[+PATCH...][@VARIANT].  REF is a commit of the tree
-# (anything git rev-parse takes), each PATCH a patch file, an mbox or a
-# directory holding a format-patch series (patches.py), applied in order;
-# VARIANT the name of a configure variant declared as NAME=ARGS (suite and
-# runner: --ovs-configure), whose ARGS are added to configure.
-
-_VARIANT = re.compile(r"@([A-Za-z0-9_.-]+)$")
-
-
-class SpecError(BuildError):
-    pass
-
-
-def parse_spec(spec):
-    """(ref, [patch paths], variant or None) of a spec."""
-    s = spec.strip()
-    variant = None
-    m = _VARIANT.search(s)
-    if m and "+" not in m.group(1):
-        variant, s = m.group(1), s[:m.start()]
-    parts = s.split("+")
-    if not parts[0]:
-        raise SpecError("target %r: no ref before '+'" % spec)
-    return parts[0], [p for p in parts[1:] if p], variant
-
-
-def make_spec(ref, patch_paths=(), variant=None):
-    return ref + "".join("+" + p for p in patch_paths) + \
-        ("@" + variant if variant else "")
-
-
-def spec_label(ref, patch_paths=(), variant=None):
-    """REF+NAME[+NAME...][@VARIANT], NAME the series directory's name or the
-    patch file's name without its extension."""
-    return ref + "".join("+" + patches_mod.name_of(p) for p in patch_paths) \
-        + ("@" + variant if variant else "")
-
-
-def expand_specs(refs, patch_paths):
-    """The specs to build for --ovs-ref R,... --ovs-patch P...: each R, then
-    R with every patch (base and patched side by side, an A/B pair)."""
-    out = []
-    for r in refs:
-        out.append(r)
-        if patch_paths:
-            ref, pp, variant = parse_spec(r)
-            out.append(make_spec(ref, pp + list(patch_paths), variant))
-    return out
-
-
-def parse_variants(values):
-    """{name: [configure args]} of --ovs-configure NAME=ARGS values."""
-    out = {}
-    for v in values or []:
-        name, sep, argv = v.partition("=")
-        name = name.strip()
-        if not sep or not re.match(r"^[A-Za-z0-9_.-]+$", name):
-            raise SpecError("--ovs-configure %r: expected NAME=ARGS, e.g. "
-                            "jemalloc='LIBS=-ljemalloc'" % v)
-        try:
-            out[name] = shlex.split(argv)
-        except ValueError as exc:
-            raise SpecError("--ovs-configure %r: %s" % (v, exc))
-    return out
-
-
-def variant_args(variant, variants):
-    if not variant:
-        return []
-    if variant not in (variants or {}):
-        raise SpecError("configure variant @%s is not declared (declare it "
-                        "with --ovs-configure %s=ARGS)" % (variant, variant))
-    return variants[variant]
-
+# ------------------------------------------------------- spec targets
 
 def build_spec(tree, spec, variants=None, **kw):
     """Builds (or finds cached) the target of 'spec' in 'tree'; returns a
@@ -640,115 +565,3 @@ def build_tarball_spec(path, patch_paths=(), variant=None, variants=None,
                              variant=variant, **kw)
     except patches_mod.PatchError as exc:
         raise PatchApplyError(str(exc))
-
-
-def _safe(text):
-    return re.sub(r"[^A-Za-z0-9._-]", "_", text)
-
-
-def spec_name(spec):
-    """The target's name in results: ovs-REF[+NAME...][@VARIANT], file-name
-    safe (9669b50f5^ becomes ovs-9669b50f5-parent)."""
-    ref, patch_paths, variant = parse_spec(spec)
-    name = "ovs-" + _safe(ref.replace("^", "-parent").replace("~", "-back"))
-    name += "".join("+" + _safe(patches_mod.name_of(p)) for p in patch_paths)
-    return name + ("@" + _safe(variant) if variant else "")
-
-
-# ------------------------------------------------------ incremental builds
-#
-# Bisection builds commit after commit of one line, most of which change a
-# few files: one work tree (a git worktree of 'tree') is checked out at each
-# commit in turn and make rebuilds what changed (automake's dependency
-# tracking), boot and configure run again only when make decides so.  The
-# programs are copied into the cache under <commit>-incremental, a key of
-# its own (a clean build of the commit keeps the commit's key), and
-# build.json records the work tree and the commit it was built after.
-
-
-def build_incremental(tree, ref, worktree, cache_dir=None, jobs=2, label=None,
-                      say=_say_stderr, ccache=True):
-    """Builds commit 'ref' of 'tree' in the work tree 'worktree' (made on
-    first use), the four programs only; returns a Target.  Raises
-    BuildError when it does not build (cached as a failure)."""
-    commit = resolve(tree, ref)
-    cache_dir = cache_dir or default_cache_dir()
-    key = commit + "-incremental"
-    root = os.path.join(cache_dir, key)
-    label = label or commit[:12]
-    os.makedirs(os.path.dirname(os.path.abspath(worktree)), exist_ok=True)
-    meta_path = os.path.join(root, "build.json")
-    with open(worktree.rstrip("/") + ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if os.path.exists(meta_path):
-            with open(meta_path) as f:
-                meta = json.load(f)
-            if not meta.get("ok"):
-                raise BuildError("cached failed build %s; log tail:\n%s"
-                                 % (key, meta.get("log_tail", "")))
-            return _incremental_target(tree, commit, root, meta)
-        shutil.rmtree(root, ignore_errors=True)
-        os.makedirs(root)
-        log_path = os.path.join(root, "build.log")
-        start = time.time()
-        progress = Progress(label, say)
-        before = ""
-        with open(log_path, "w") as log:
-            if not os.path.isdir(worktree):
-                _git(tree, "worktree", "add", "--detach", worktree, commit)
-            else:
-                before = _git(worktree, "rev-parse", "HEAD").decode().strip()
-                _git(worktree, "checkout", "-q", "-f", "--detach", commit)
-            ensure_build_tools(worktree)
-            env = ccache_env() if ccache else None
-            flags = list(CONFIGURE_TRIES[0])
-
-            def make():
-                ok = True
-                if not os.path.exists(os.path.join(worktree, "Makefile")):
-                    ok = (_run_logged(["./boot.sh"], worktree, log, progress=progress) == 0
-                          and _run_logged(["./configure"] + flags, worktree, log, env,
-                                          progress) == 0)
-                return ok and all(_run_logged(step, worktree, log, env, progress) == 0
-                                  for step in _make_steps(os.path.join(root, "src"),
-                                                          "programs", jobs))
-            ok = make()
-            make_kind = "incremental"
-            if not ok and before and before != commit:
-                # A generated file left by another commit (e.g. an IDL
-                # source from a newer generator) can break the build
-                # although the commit builds: once more from a clean tree.
-                log.write("# incremental build failed: again from a clean tree\n")
-                _git(worktree, "clean", "-q", "-f", "-d", "-x")
-                ok = make()
-                make_kind = "clean after a failed incremental build"
-        meta = {"key": key, "label": label, "commit": commit,
-                "source": "%s@%s" % (tree, commit), "ok": ok,
-                "configure_flags": flags, "compiler": _compiler(),
-                "make": make_kind, "worktree": worktree,
-                "built_after": before, "ccache": bool(env),
-                "build_seconds": round(time.time() - start, 1),
-                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        if ok:
-            for rel in target_mod.TREE_PATHS.values():
-                dest = os.path.join(root, "src", rel)
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                shutil.copy2(os.path.join(worktree, rel), dest)
-        else:
-            meta["log_tail"] = log_tail(log_path)
-        if say:
-            say("%s %s in %s (incremental)" % ("built" if ok else "build FAILED:",
-                                               label, fmt_elapsed(time.time() - start)))
-        with open(meta_path, "w") as f:
-            json.dump(meta, f, indent=2)
-        if not ok:
-            raise BuildError("build of %s failed (%s); log tail:\n%s"
-                             % (label, log_path, meta["log_tail"]))
-        return _incremental_target(tree, commit, root, meta)
-
-
-def _incremental_target(tree, commit, root, meta):
-    t = target_mod.from_build(root, meta)
-    t.representation = representation.of_commit(tree, commit, t.version)
-    t.server_era = representation.server_era_of_commit(tree, commit, t.version)
-    return t

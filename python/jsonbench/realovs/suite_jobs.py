@@ -21,7 +21,7 @@ import shutil
 
 from .. import options as O
 from ..jobs import Job
-from . import build as build_mod
+from . import specs
 from . import workloads as wl
 from .backend import variant_name
 from .targets import add_patch_args, patch_specs, ref_name, targets_from_args
@@ -149,7 +149,7 @@ def target_names(args):
     for t in args.ovs_tarball or []:
         names.append("ovs-<%s>" % os.path.basename(t))
         if getattr(args, "ovs_patch", None):
-            names.append(build_mod.spec_label(names[-1], args.ovs_patch))
+            names.append(specs.spec_label(names[-1], args.ovs_patch))
     return names
 
 
@@ -172,7 +172,7 @@ def env_info(tgts, failures, args):
                                zip(refs[::2], refs[1::2])
                                if ref_name(a) in names and ref_name(b) in names]
         # Tarballs: ovs-<version> -> ovs-<version>+NAME...
-        suffix = build_mod.spec_label("", args.ovs_patch)
+        suffix = specs.spec_label("", args.ovs_patch)
         out["ovs_ab_pairs"] += [[t.name[:-len(suffix)], t.name] for t in tgts
                                 if t.name.endswith(suffix) and
                                 t.name[:-len(suffix)] in names and

@@ -1,4 +1,5 @@
-"""A real OVS to measure: where its four programs are and how it was made."""
+"""A real OVS to measure: where its four programs are and how it was made,
+or the error that says why it could not be made (BuildError)."""
 
 import os
 import shutil
@@ -12,6 +13,10 @@ TREE_PATHS = {
     "ovsdb-client": "ovsdb/ovsdb-client",
     "ovs-appctl": "utilities/ovs-appctl",
 }
+
+
+class BuildError(Exception):
+    """A target that cannot be made (realovs/build.py and its specs)."""
 
 
 class Target:

@@ -6,6 +6,7 @@ cache, realovs/build.py), for every front end that measures real OVS."""
 import sys
 
 from . import build as build_mod
+from . import specs
 from . import target as target_mod
 
 
@@ -13,7 +14,7 @@ def ref_name(ref):
     """A file-name-safe target name for a git ref or target spec:
     9669b50f5^ -> ovs-9669b50f5-parent, v3.7.1+patches/ovs/copy-trim ->
     ovs-v3.7.1+copy-trim (build.spec_name)."""
-    return build_mod.spec_name(ref)
+    return specs.spec_name(ref)
 
 
 def patch_specs(args):
@@ -21,7 +22,7 @@ def patch_specs(args):
     with all the patches (build.expand_specs)."""
     refs = [r for r in (getattr(args, "ovs_ref", None) or "").split(",")
             if r]
-    return build_mod.expand_specs(refs, getattr(args, "ovs_patch", None)
+    return specs.expand_specs(refs, getattr(args, "ovs_patch", None)
                                   or [])
 
 
@@ -38,11 +39,11 @@ def targets_from_args(args, log=sys.stderr):
     refs = patch_specs(args)
     patches = getattr(args, "ovs_patch", None) or []
     try:
-        variants = build_mod.parse_variants(getattr(args, "ovs_configure",
+        variants = specs.parse_variants(getattr(args, "ovs_configure",
                                                     None))
         for ref in refs:
-            build_mod.parse_spec(ref)
-    except build_mod.SpecError as e:
+            specs.parse_spec(ref)
+    except specs.SpecError as e:
         raise SystemExit("real-ovs: %s" % e)
     if refs and not args.ovs_tree:
         raise SystemExit("--ovs-ref needs --ovs-tree")
@@ -72,10 +73,10 @@ def targets_from_args(args, log=sys.stderr):
                     say=_say(log))
             except build_mod.BuildError as e:
                 print("real-ovs: FAILED: %s" % e, file=log)
-                failures.append({"target": build_mod.spec_label(
+                failures.append({"target": specs.spec_label(
                     tarball, pp), "error": str(e)})
                 continue
-            t.name = build_mod.spec_label(
+            t.name = specs.spec_label(
                 "ovs-" + (t.version or "tarball"), pp)
             targets.append(t)
     return targets, failures

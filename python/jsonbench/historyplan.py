@@ -1,0 +1,215 @@
+"""What the history and find studies share: their plan (one group per
+point: its paired loads with the reference, interleaved per repetition
+(suite_order.paired_steps), and its valgrind load; the shard units and
+plan hash every node computes alike), the run of those groups through
+the one execute loop and the RealBackend, their datasets, and their
+results folder (out folder, plan.json, env.json, study.json)."""
+
+import os
+import time
+
+from . import ROOT
+from .historyfigures import FIGURES, HISTORY_FIGURES, STUDY
+from .realovs.buildcache import Planned
+from .util import StudyError, log
+
+
+def templates(load_ds, ir_ds, repetitions):
+    from .jobs import Job
+    out = []
+    if load_ds and repetitions:
+        out.append(Job(None, "load", "load", load_ds, {}, side="real"))
+    if ir_ds:
+        out.append(Job(None, "load-ir", "load-ir", ir_ds, {}, side="real"))
+    return out
+
+
+def group_jobs(index, ref_t, point_t, tmpls, ir_of_ref=False):
+    """(key, reference jobs, point jobs, once jobs) of one point."""
+    prefix = "p%03d__" % index
+
+    def on(tmpl, t, role):
+        j = tmpl.for_target(t)
+        j.prefix = prefix
+        j.meta = {"study_point": index, "study_role": role,
+                  "study_commit": t.commit}
+        return j
+    paired = [t for t in tmpls if t.workload == "load"]
+    once = [t for t in tmpls if t.workload != "load"]
+    same = point_t.commit == ref_t.commit
+    ref_jobs = [] if same else [on(t, ref_t, "reference") for t in paired]
+    point_jobs = [on(t, point_t, "point") for t in paired]
+    once_jobs = [on(t, point_t, "point") for t in once]
+    if ir_of_ref and not same:
+        once_jobs += [on(t, ref_t, "reference") for t in once]
+    return ("point", index), ref_jobs, point_jobs, once_jobs
+
+
+def reference_group(ref_t, tmpls):
+    """The reference's valgrind load when the reference is not a point:
+    one group of its own (machine-independent, so it may run on any
+    node; every node builds the reference anyway)."""
+    jobs = []
+    for tmpl in tmpls:
+        if tmpl.workload == "load":
+            continue
+        j = tmpl.for_target(ref_t)
+        j.prefix = "ref__"
+        j.meta = {"study_point": None, "study_role": "reference",
+                  "study_commit": ref_t.commit}
+        jobs.append(j)
+    return ("reference",), [], [], jobs
+
+
+def plan_groups(points, ref, tmpls, target):
+    """The history's groups in run order: one per point whose build
+    target(commit) gives (None: not built, no group), then the
+    reference's valgrind load when the reference is not a point."""
+    ref_t = target(ref)
+    out = []
+    for i, c in enumerate(points):
+        t = target(c)
+        if t is not None:
+            out.append(group_jobs(i, ref_t, t, tmpls))
+    if ref not in points and any(t.workload != "load" for t in tmpls):
+        out.append(reference_group(ref_t, tmpls))
+    return out
+
+
+# A valgrind process costs about this many native loads of its dataset.
+VALGRIND_COST = 50
+
+
+def units_of(args, points, labels, ref, tmpls):
+    """The shard units (jsonbench.shards) of a history: one per point (its
+    paired loads with the reference and its valgrind load) and the
+    reference's valgrind load; the plan hash every node computes alike
+    (commits, datasets by label, options; no build, no dataset file)."""
+    from . import shards
+    planned = {c: Planned(c, labels[c]) for c in points + [ref]}
+    groups = plan_groups(points, ref, tmpls, planned.get)
+    units = []
+    for key, ref_jobs, point_jobs, once in groups:
+        jobs = ref_jobs + point_jobs + once
+        cost = sum(shards.job_cost(j, args.repetitions) for j in ref_jobs + point_jobs) + \
+            sum(shards.job_cost(j, VALGRIND_COST) for j in once)
+        label = "p%03d %s" % (key[1], labels[points[key[1]]]) if key[0] == "point" \
+            else "reference %s valgrind" % labels[ref]
+        units.append(shards.Unit(key, label, [j.name for j in jobs], cost))
+    what = {"repetitions": args.repetitions, "seed": args.seed, "reference": ref,
+            "points": points, "jobs": [j.identity() for g in groups for side in g[1:]
+                                       for j in side]}
+    return units, groups, shards.plan_hash(units, what)
+
+
+def run_groups(out_dir, groups, repetitions, state, index_doc, say=log, setup=None):
+    """Runs the groups' steps through the one execute loop into out_dir,
+    each process in the measuring setup 'setup' (jsonbench.measuring);
+    returns the updated (entries, failures)."""
+    from . import suite_order
+    from .realovs.backend import RealBackend
+    from .execute import execute
+    steps = suite_order.paired_steps(groups, repetitions)
+    for s in steps:
+        if s.job.name not in state["jobs"]:
+            state["jobs"].append(s.job.name)
+    res = execute(steps, {"real": RealBackend(out_dir, setup=setup)}, out_dir, state,
+                  index_doc["entries"], index_doc["failures"], repetitions, say=say)
+    index_doc["entries"], index_doc["failures"] = res.entries, res.failures
+    if res.interrupted:
+        raise KeyboardInterrupt
+    return res
+
+
+# ---------------------------------------------------- datasets and folder
+
+def study_datasets(args, load=True, ir=True, prepare=True):
+    """(the loaded dataset, the valgrind one), each None when not needed;
+    prepare False: described only (nothing generated, no sha256)."""
+    from . import datasets as D
+    load_ds = ir_ds = None
+    try:
+        if load and args.dataset:
+            load_ds = D.from_files(args.dataset)[0]
+        elif load:
+            load_ds = D.generated("nb", float(args.scale), "snapshot", args.seed)
+        if ir:
+            ir_ds = D.generated("nb", IR_SCALE, "snapshot", args.seed)
+        if prepare:
+            prepare_datasets(args, load_ds, ir_ds)
+    except D.Error as exc:
+        raise StudyError(str(exc))
+    return load_ds, ir_ds
+
+
+def prepare_datasets(args, *datasets):
+    """Generates the generated ones (unless cached) and records each one's
+    sha256 and size.  Raises datasets.Error."""
+    from . import build
+    from . import datasets as D
+    from .util import sha256_of
+    gen = os.path.join(build.build_path(args.build_dir), "datasets", "ovsdb-gen")
+    if any(d and d.get("generated") and not os.path.exists(d["path"]) for d in datasets) \
+            and not os.access(gen, os.X_OK):
+        # A node's own build dir (jsonbench slurm/parallel): build the generator.
+        build.meson_build(build.build_path(args.build_dir), "history")
+    for d in datasets:
+        if not d:
+            continue
+        if d.get("generated"):
+            D.ensure(args.build_dir, d, args.seed, who="history", say=log)
+        d["sha256"] = sha256_of(d["path"])
+        d["bytes"] = os.path.getsize(d["path"])
+
+
+# The small dataset loaded under valgrind: ~3 MB, ~50x slower than native.
+IR_SCALE = 0.01
+
+
+def new_out_dir(args, what):
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    return os.path.abspath(args.out or os.path.join(ROOT, "results",
+                                                    "%s-%s" % (stamp, what)))
+
+
+def start_folder(out_dir, tool, argv, resume=False):
+    """(plan state, index) of a new results folder, or of the folder to
+    resume (find: groups already measured there are not run again)."""
+    from . import resultsdir
+    from .env import git_short_commit
+    if resume:
+        state = resultsdir.read_plan(out_dir)
+        return state, resultsdir.read_index(out_dir)
+    if os.path.exists(os.path.join(out_dir, resultsdir.INDEX)):
+        raise StudyError("%s already holds results; give a new --out" % out_dir)
+    resultsdir.make_dirs(out_dir)
+    state = resultsdir.new_plan(tool, argv, git_short_commit(ROOT), "", [])
+    state.pop("plan_hash")      # grows step by step; execute() leaves plan.json
+    resultsdir.write_plan(out_dir, state)
+    return state, {"entries": [], "failures": []}
+
+
+def write_env(out_dir, tool, argv, ds, extra):
+    from . import env as E
+    from . import resultsdir
+    env = {"source": tool, "command": "scripts/jsonbench %s %s" % (tool, " ".join(argv)),
+           "host": os.uname().nodename, "cpu_model": E.cpu_model(),
+           "cores": os.cpu_count(), "commit": E.git_short_commit(ROOT),
+           "datasets": [{k: d.get(k) for k in ("label", "path", "kind", "scale", "sha256")}
+                        for d in ds]}
+    env.update(extra)
+    resultsdir.write_env(out_dir, env)
+
+
+def write_study(out_dir, doc):
+    from .gbench import write_atomic
+    write_atomic(os.path.join(out_dir, STUDY), doc)
+
+
+def parse_figures(spec):
+    """The figures a comma list names (--metrics); raises StudyError."""
+    names = [x.strip() for x in (spec or "").split(",") if x.strip()] or HISTORY_FIGURES
+    bad = [x for x in names if x not in FIGURES]
+    if bad:
+        raise StudyError("--metrics %s: each one of %s" % (",".join(bad), ", ".join(FIGURES)))
+    return names
