@@ -14,20 +14,18 @@ RSS, heap (the model: mallinfo2 or jemalloc's stats) and CPU per
 allocator, with the change's 95% interval and a Mann-Whitney test."""
 
 import argparse
-import datetime
 import os
-import shlex
 import subprocess
 import sys
 import time
 
 from . import ROOT, build, datasets as D, measuring, options as O, resultsdir
 from .backends import ModelBackend
-from .env import collect_env, git_short_commit, loadavg
 from .execute import execute
 from .jobs import Job, Step
 from .realovs import target as T
 from .realovs.backend import RealBackend
+from .study import Study
 from .util import fmt_dur, log, sha256_of
 
 TOOL = "allocators"
@@ -143,25 +141,20 @@ def main(argv):
         except D.Error as exc:
             sys.exit("%s: %s" % (TOOL, exc))
         ds["sha256"], ds["bytes"] = sha256_of(ds["path"]), os.path.getsize(ds["path"])
-    commit = git_short_commit(ROOT)
+    study = Study(TOOL, argv, "scripts/jsonbench " + TOOL, args, name="{stamp}-{commit}-" + TOOL,
+                  started=t_start)
+    out_dir = study.out_dir
     digest = resultsdir.plan_hash(jobs, args.repetitions, "interleaved")
     entries, state = [], None
-    if args.resume:
-        out_dir = args.resume
-        state = resultsdir.resume_or_exit(out_dir, TOOL, commit, digest)
+    if study.resume:
+        state = study.resumed(digest)
         entries = resultsdir.read_index(out_dir)["entries"]
     else:
-        stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
-        out_dir = args.out or os.path.join(ROOT, "results", "%s-%s-%s" % (stamp, commit, TOOL))
-        os.makedirs(out_dir, exist_ok=True)
-        state = resultsdir.new_plan(TOOL, argv, commit, digest, jobs)
-    env = collect_env(ROOT, build.build_path("build"), "glibc")
+        state = study.new_plan(digest, jobs)
+    setup = measuring.begin(args, build.build_path("build"), log)
+    env = study.environment(build.build_path("build"), "glibc", setup=setup, datasets=[
+        dict(ds, path=build.rel(ds["path"])) for ds in datasets])
     env["study"], env["allocator"] = TOOL, "per job: " + ", ".join(ALLOCATORS)
-    env["command"] = "scripts/jsonbench allocators " + shlex.join(
-        a for a in argv if a not in ("--resume", args.resume))
-    env["datasets"] = [dict({k: ds.get(k) for k in ("label", "kind", "scale", "form", "sha256",
-                                                    "bytes")}, path=build.rel(ds["path"]))
-                       for ds in datasets]
     env["build_dirs"] = dict(BUILD_DIRS)
     env["jemalloc_preload"] = measuring.allocator_lib("jemalloc") or ""
     if target is not None:      # what the real server links by itself (ldd)
@@ -169,20 +162,15 @@ def main(argv):
                              text=True).stdout
         env["real_target"] = {"name": target.name, "version": target.version,
                               "links": "jemalloc" if "libjemalloc" in ldd else "glibc"}
-    setup = measuring.begin(args, build.build_path("build"), log)
-    env.update(setup.env_fields())
     env["run_order"] = "interleaved"
-    env["loadavg_start"] = loadavg()
-    resultsdir.write_env(out_dir, env)
+    study.write_env(env)
     log("%s: %d jobs x %d repetitions -> %s" % (TOOL, len(jobs), args.repetitions,
                                                 os.path.relpath(out_dir, ROOT)))
     backends = {"model": ModelBackend(out_dir, exes["glibc"], args.repetitions, args.seed,
                                       "glibc", setup=setup, allocator_exes=exes),
                 "real": RealBackend(out_dir, build.build_path("build"), setup=setup)}
     res = execute(steps, backends, out_dir, state, entries, None, args.repetitions, t_start)
-    env["loadavg_end"] = loadavg()
-    env["duration_s"] = time.time() - t_start
-    resultsdir.write_env(out_dir, env)
+    study.finish(env)
     log("%s: %d jobs ran, %d failed, in %s; results in %s" % (
         TOOL, len(res.entries), len(res.failures), fmt_dur(time.time() - t_start),
         os.path.relpath(out_dir, ROOT)))

@@ -19,7 +19,7 @@ from . import ROOT, engines, measuring, resultsdir
 from .bisection import bisect
 from .env import git_short_commit
 from .historyfigures import FIGURES, STUDY, point_figures
-from .historyplan import (group_jobs, new_out_dir, run_groups, start_folder,
+from .historyplan import (group_jobs, open_study, run_groups, start_folder,
                           study_datasets, templates, write_env, write_study)
 from .realovs import build as B
 from .realovs.buildcache import Builder
@@ -159,10 +159,11 @@ def run_find(args, argv, builder_class=Builder):
     engine = _engine(args.engine)
     load_ds, ir_ds = study_datasets(args, workload == "load", workload == "load-ir")
     tmpls = templates(load_ds, ir_ds, args.repetitions)
-    out_dir = os.path.abspath(args.resume) if args.resume else new_out_dir(args, "find")
+    study_dir = open_study(args, "find", argv)
+    out_dir = study_dir.out_dir
     if args.resume:
         check_resume(out_dir, commits, [d for d in (load_ds, ir_ds) if d])
-    state, index_doc = start_folder(out_dir, "find", argv, bool(args.resume))
+    state, index_doc = start_folder(study_dir)
     cache = args.ovs_cache_dir or B.default_cache_dir()
     builder = builder_class(tree, args.ovs_cache_dir, args.ovs_retry_failed,
                             worktree=os.path.join(cache, "worktrees", "bisect-" + re.sub(
@@ -221,8 +222,8 @@ def run_find(args, argv, builder_class=Builder):
         resultsdir.append_round(out_dir, scratch, sub["finished"])
         return measure(indices)
 
-    write_env(out_dir, "find", argv, [d for d in (load_ds, ir_ds) if d],
-         dict(setup.env_fields(), ovs_tree=tree))
+    write_env(study_dir, args.build_dir, [d for d in (load_ds, ir_ds) if d],
+              dict(setup.env_fields(), ovs_tree=tree))
     from .report import history as R
 
     def save(result):

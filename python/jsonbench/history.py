@@ -50,7 +50,7 @@ from .util import StudyError, log
 from .bisection import bisect  # noqa: F401
 from .historyfigures import (FIGURES, HISTORY_FIGURES, SCALE, STUDY,  # noqa: F401
                              point_figures)
-from .historyplan import (new_out_dir, parse_figures, plan_groups, prepare_datasets,
+from .historyplan import (open_study, parse_figures, plan_groups, prepare_datasets,
                           run_groups, start_folder, study_datasets, templates,
                           units_of, write_env, write_study)
 from .realovs.buildcache import Builder
@@ -90,9 +90,9 @@ def run_history(args, argv):
         prepare_datasets(args, load_ds, ir_ds)
     except D.Error as exc:
         raise StudyError(str(exc))
-    out_dir = new_out_dir(args, "history" if mine is None else
-                       "history-shard%dof%d" % (args.shard, args.shards))
-    state, index_doc = start_folder(out_dir, "history", argv)
+    study_dir = open_study(args, "history", argv)
+    out_dir = study_dir.out_dir
+    state, index_doc = start_folder(study_dir)
     state["plan_hash"] = shard_digest
     state["jobs"] = [j.name for g in planned for side in g[1:] for j in side]
     if mine is not None:
@@ -155,7 +155,7 @@ def run_history(args, argv):
     extra = dict(setup.env_fields(), ovs_tree=tree)
     if mine is not None:
         extra["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
-    write_env(out_dir, "history", argv, [d for d in (load_ds, ir_ds) if d], extra)
+    write_env(study_dir, args.build_dir, [d for d in (load_ds, ir_ds) if d], extra)
     if mine is not None:
         log("history: shard %d of %d done; merge the shards' folders: scripts/jsonbench "
             "merge SHARD_DIR... --out DIR" % (args.shard, args.shards))

@@ -3,14 +3,13 @@ point: its paired loads with the reference, interleaved per repetition
 (suite_order.paired_steps), and its valgrind load; the shard units and
 plan hash every node computes alike), the run of those groups through
 the one execute loop and the RealBackend, their datasets, and their
-results folder (out folder, plan.json, env.json, study.json)."""
+results folder (through jsonbench.study, and study.json)."""
 
 import os
-import time
 
-from . import ROOT
 from .historyfigures import FIGURES, HISTORY_FIGURES, STUDY
 from .realovs.buildcache import Planned
+from .study import Study
 from .util import StudyError, log
 
 
@@ -166,39 +165,31 @@ def prepare_datasets(args, *datasets):
 IR_SCALE = 0.01
 
 
-def new_out_dir(args, what):
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    return os.path.abspath(args.out or os.path.join(ROOT, "results",
-                                                    "%s-%s" % (stamp, what)))
+def open_study(args, tool, argv):
+    """The results folder of a history or find run (jsonbench.study):
+    results/<stamp>-<tool>[-shardKofN] unless --out or --resume names one."""
+    return Study(tool, argv, "scripts/jsonbench " + tool, args, name="{stamp}-" + tool)
 
 
-def start_folder(out_dir, tool, argv, resume=False):
+def start_folder(study):
     """(plan state, index) of a new results folder, or of the folder to
     resume (find: groups already measured there are not run again)."""
     from . import resultsdir
-    from .env import git_short_commit
-    if resume:
-        state = resultsdir.read_plan(out_dir)
-        return state, resultsdir.read_index(out_dir)
-    if os.path.exists(os.path.join(out_dir, resultsdir.INDEX)):
-        raise StudyError("%s already holds results; give a new --out" % out_dir)
-    resultsdir.make_dirs(out_dir)
-    state = resultsdir.new_plan(tool, argv, git_short_commit(ROOT), "", [])
+    if study.resume:
+        return resultsdir.read_plan(study.out_dir), resultsdir.read_index(study.out_dir)
+    if os.path.exists(os.path.join(study.out_dir, resultsdir.INDEX)):
+        raise StudyError("%s already holds results; give a new --out" % study.out_dir)
+    state = study.new_plan("", [])
     state.pop("plan_hash")      # grows step by step; execute() leaves plan.json
-    resultsdir.write_plan(out_dir, state)
+    resultsdir.write_plan(study.out_dir, state)
     return state, {"entries": [], "failures": []}
 
 
-def write_env(out_dir, tool, argv, ds, extra):
-    from . import env as E
-    from . import resultsdir
-    env = {"source": tool, "command": "scripts/jsonbench %s %s" % (tool, " ".join(argv)),
-           "host": os.uname().nodename, "cpu_model": E.cpu_model(),
-           "cores": os.cpu_count(), "commit": E.git_short_commit(ROOT),
-           "datasets": [{k: d.get(k) for k in ("label", "path", "kind", "scale", "sha256")}
-                        for d in ds]}
+def write_env(study, build_dir, ds, extra):
+    """env.json at the end of the study: its common part and 'extra'."""
+    env = study.environment(build_dir, datasets=ds)
     env.update(extra)
-    resultsdir.write_env(out_dir, env)
+    study.finish(env)
 
 
 def write_study(out_dir, doc):
