@@ -1,8 +1,8 @@
 """Allocators: glibc malloc against jemalloc, one interleaved plan.
 
-Model impls (--impls, default ovs and arena) and the installed real
+Model impls (--impls, default every impl the build defines) and the installed real
 ovsdb-server (skipped with a message when none is installed) load and dump
-generated NB and SB databases (--scale, default 0.1), each job under both
+generated NB and SB databases (--scale, default 0.01), each job under both
 allocators: the model from build/ (glibc) and build-jemalloc/ (meson
 -Dallocator=jemalloc, linked with libjemalloc), the real server with
 Debian's libjemalloc.so.2 preloaded (LD_PRELOAD; every server start is
@@ -33,7 +33,7 @@ ALLOCATORS = ("glibc", "jemalloc")
 WORKLOADS = ("load", "dump")
 BUILD_DIRS = {"glibc": "build", "jemalloc": "build-jemalloc"}
 EXAMPLES = """examples:
-  scripts/jsonbench allocators                        NB and SB at scale 0.1
+  scripts/jsonbench allocators --impls ovs,arena --scale 0.1   the published study
   scripts/jsonbench allocators --scale 0.01 --workloads load --repetitions 3
   scripts/jsonbench allocators --out results/alloc --publish reports/allocators"""
 
@@ -42,10 +42,10 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(prog="scripts/jsonbench allocators",
                                  description=__doc__.split("\n\n")[0], epilog=EXAMPLES,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--impls", default="ovs,arena", help="model impls (default ovs,arena)")
-    ap.add_argument("--workloads", default="load,dump", help="comma list of load, dump "
-                    "(default load,dump)")
-    ap.add_argument("--scale", default="0.1", help="comma list of dataset scales (default 0.1)")
+    ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
+    ap.add_argument("--workloads", help="comma list of load, dump (default: all)")
+    ap.add_argument("--scale", default="0.01", help="comma list of dataset scales "
+                    "(default 0.01)")
     O.repetitions(ap)
     O.seed(ap)
     O.out(ap, "results/<UTC stamp>-<commit>-allocators")
@@ -54,10 +54,10 @@ def parse_args(argv):
     O.as_deployed(ap)
     O.resume(ap)
     O.no_report(ap)
-    ap.add_argument("--publish", metavar="DIR", help="also copy report.md and its charts to "
-                    "DIR (e.g. reports/allocators)")
+    ap.add_argument("--publish", metavar="DIR",
+                    help="also copy report.md and its charts to DIR (e.g. reports/reference)")
     args = ap.parse_args(argv)
-    args.impls, args.workloads = csv(args.impls), csv(args.workloads)
+    args.workloads = csv(args.workloads or ",".join(WORKLOADS))
     if not set(args.workloads) <= set(WORKLOADS):
         ap.error("--workloads: one or both of %s" % ", ".join(WORKLOADS))
     return args
@@ -119,6 +119,15 @@ def main(argv):
     argv = resultsdir.resumed_args(list(argv), TOOL)
     args = parse_args(argv)
     t_start = time.time()
+    if not args.impls:          # every impl the build defines, known once it is set up
+        bdir = build.build_path("build")
+        if not args.no_build and not os.path.exists(os.path.join(bdir, "build.ninja")):
+            build.meson_build(bdir, TOOL, (), ["datasets/ovsdb-gen"])
+        try:
+            args.impls = ",".join(build.impls(bdir))
+        except build.BuildError as exc:
+            sys.exit("%s: %s" % (TOOL, exc))
+    args.impls = csv(args.impls)
     exes = model_exes(args)
     target = real_target()
     datasets = [D.generated(k, float(s), "snapshot", args.seed)

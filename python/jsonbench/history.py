@@ -191,8 +191,9 @@ FIND_EXAMPLES = """examples:
 def _common(ap):
     O.ovs_tree(ap)
     O.dataset(ap)
-    ap.add_argument("--scale", default="0.1", help="NB scale of the loaded dataset "
-                    "(default 0.1; ignored with --dataset)")
+    ap.add_argument("--scale", default="0.01", help="NB scale of the loaded dataset "
+                    "(default 0.01; the published history used 0.1; ignored with "
+                    "--dataset)")
     O.seed(ap)
     O.build_dir(ap)
     O.repetitions(ap, "paired loads per commit")

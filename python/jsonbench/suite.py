@@ -55,7 +55,7 @@ def parse_args(argv):
         prog=O.prog("run"), description=__doc__.split("\n\n")[0],
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--impls", help="comma list (default: every impl the build defines)")
-    ap.add_argument("--workloads", default=",".join(ALL_WORKLOADS),
+    ap.add_argument("--workloads",
                     help="comma list of %s and micro (default: all but micro)"
                          % ", ".join(ALL_WORKLOADS))
     ap.add_argument("--scale", default="0.01",
@@ -312,7 +312,7 @@ def main(argv):
     if missing:
         sys.exit("suite: the build in %s defines no impl %s (it has: %s)"
                  % (args.build_dir, ", ".join(missing), ", ".join(args.exes) or "none"))
-    workloads = csv(args.workloads)
+    workloads = csv(args.workloads or ",".join(ALL_WORKLOADS))
     unknown = [w for w in workloads if w not in ALL_WORKLOADS + ["micro"]]
     if unknown:
         sys.exit("suite: unknown workload(s) %s" % ", ".join(unknown))

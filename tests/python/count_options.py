@@ -85,11 +85,7 @@ WORDED = {
 }
 
 # Clashes known and left for later: (option, what), why.
-KNOWN = {
-    ("--scale", "default"): "history and find load one NB dataset at 0.1; to be renamed "
-                            "--nb-scale once history.py is split (find's engine writes "
-                            "--scale into history's shard command lines there)",
-}
+KNOWN = {}
 
 # Options spelled as a subcommand that mean the same thing.
 AS_SUBCOMMAND = {

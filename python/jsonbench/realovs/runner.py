@@ -41,7 +41,7 @@ def add_run_args(p):
                    "compact runs)")
     O.seed(p)
     O.build_dir(p)
-    p.add_argument("--workloads", default=",".join(wl.WORKLOADS),
+    p.add_argument("--workloads",
                    help="comma list of %s (default: all)" % ",".join(wl.WORKLOADS))
     O.repetitions(p)
     p.add_argument("--concurrency", dest="clients", type=int, metavar="N",
@@ -153,7 +153,7 @@ def run(args, targets, failures):
     --resume folder finished."""
     if getattr(args, "resume", None):
         args.out = args.resume
-    workloads = [w for w in args.workloads.split(",") if w]
+    workloads = [w for w in (args.workloads or ",".join(wl.WORKLOADS)).split(",") if w]
     for w in workloads:
         wl.get(w)
     datasets = datasets_from_args(args, workloads)
