@@ -344,10 +344,10 @@ client_sockets_cpu_ms(const struct client_sockets *cs)
 }
 
 char *
-client_sockets_close(struct client_sockets *cs)
+client_sockets_close(struct client_sockets *cs, char *error)
 {
     if (!cs->fds) {
-        return NULL;
+        return error;
     }
     close_all(cs->fds, cs->n);
     if (cs->done_fd >= 0) {
@@ -361,7 +361,9 @@ client_sockets_close(struct client_sockets *cs)
     xfree(cs->readers);
     cs->fds = NULL;
     cs->readers = NULL;
-    return (bad ? xasprintf("client sockets: a client process ended with "
-                            "status %d", bad)
-            : NULL);
+    if (error || !bad) {
+        return error;
+    }
+    return xasprintf("client sockets: a client process ended with status %d",
+                     bad);
 }

@@ -61,7 +61,9 @@ char *client_sockets_wait_printed(struct client_sockets *);
 double client_sockets_cpu_ms(const struct client_sockets *);
 
 /* Closes the server ends, which ends the readers, and waits for them.
- * Returns NULL or a malloc'd error if a reader failed. */
-char *client_sockets_close(struct client_sockets *);
+ * Returns 'error' (the caller's first error, NULL if none) when it is
+ * set, else NULL or a malloc'd error if a reader failed: the first error
+ * is the one reported. */
+char *client_sockets_close(struct client_sockets *, char *error);
 
 #endif

@@ -616,12 +616,7 @@ close_sockets:
     hmap_destroy(&s.monitors);
     xfree(s.send_error);
     if (s.send) {
-        char *e = client_sockets_close(&s.sockets);
-        if (e && !error) {
-            error = e;
-        } else {
-            xfree(e);
-        }
+        error = client_sockets_close(&s.sockets, error);
     }
     return error;
 }

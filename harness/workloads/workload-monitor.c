@@ -754,12 +754,7 @@ out:
 close_sockets:
     xfree(m.send_error);
     if (m.send) {
-        char *e = client_sockets_close(&m.sockets);
-        if (e && !error) {
-            error = e;
-        } else {
-            xfree(e);
-        }
+        error = client_sockets_close(&m.sockets, error);
     }
     return error;
 }
