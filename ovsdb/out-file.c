@@ -61,7 +61,9 @@ char *
 out_file_open(struct out_file *f, const char *name)
 {
     f->name = xstrdup(name);
-    f->tmp_name = xasprintf("%s.%ld.tmp", name, (long) getpid());
+    /* The pid is padded to PID_MAX_LIMIT's 7 digits: the name's length,
+     * allocated inside measured phases, must not vary from run to run. */
+    f->tmp_name = xasprintf("%s.%07ld.tmp", name, (long) getpid());
     f->stream = NULL;
 
     int fd = open(f->tmp_name, O_RDWR | O_CREAT | O_EXCL | O_TRUNC, 0644);
