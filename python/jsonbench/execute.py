@@ -4,7 +4,10 @@ backend of each job's side (jsonbench.backends) into a results folder.
 - Warm-up: before the first step of a group, one probe process per job of
   the group (a broken job shows before any timed process).
 - Time left: seconds per dataset byte per process, learnt from the steps
-  done so far (same side and variant, else same workload, else any).
+  done so far (same side, workload and variant, else same workload); a
+  workload not run yet counts the median seconds of the processes done,
+  whatever their dataset (a rate per byte learnt on a small or built-in
+  dataset would scale up to hours on a large one).
 - Failures: a job whose probe or step fails skips its later steps and is a
   failure entry ({"job", "error"}); the rest goes on.
 - Checkpoint: index.json and plan.json are written after every job that
@@ -38,21 +41,25 @@ class Estimate:
 
     def __init__(self):
         self.rates = {}
+        self.process_seconds = []
 
     def done(self, step, seconds):
-        rate = seconds / step.runs / step.job.size()
-        self.rates[(step.job.side, step.job.variant)] = rate
+        per_process = seconds / step.runs
+        rate = per_process / step.job.size()
+        self.rates[(step.job.side, step.job.workload, step.job.variant)] = rate
         self.rates.setdefault(step.job.workload, rate)
+        self.process_seconds.append(per_process)
 
     def left(self, rest, probes=0):
         if not self.rates:
             return None
-        fallback = statistics.mean(self.rates.values())
+        unseen = statistics.median(self.process_seconds)
         total = 0.0
         for s in rest:
             j = s.job
-            rate = self.rates.get((j.side, j.variant)) or self.rates.get(j.workload) or fallback
-            total += rate * j.size() * s.runs
+            rate = (self.rates.get((j.side, j.workload, j.variant))
+                    or self.rates.get(j.workload))
+            total += (rate * j.size() if rate else unseen) * s.runs
         return total * (1.0 + probes)
 
 
