@@ -4,13 +4,16 @@ not seen yet counts the median seconds of the processes done, so that a
 slow run on a built-in or small dataset does not turn into hours for a
 large one."""
 
+import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from testkit import Checks  # noqa: E402
 from jsonbench.execute import Estimate
 from jsonbench.jobs import Step
 
 MB = 1 << 20
-failed = []
+checks = Checks()
 
 
 class FakeJob:
@@ -26,13 +29,13 @@ def step(job, runs=1):
 
 
 def check(what, got, want):
-    if abs(got - want) > 1e-6 * max(1.0, abs(want)):
-        failed.append("%s: %.3f, want %.3f" % (what, got, want))
+    checks(abs(got - want) <= 1e-6 * max(1.0, abs(want)),
+           "%s: %.3f, want %.3f" % (what, got, want))
 
 
 est = Estimate()
-if est.left([step(FakeJob("load", "load", MB))]) is not None:
-    failed.append("an estimate before any process is done")
+checks(est.left([step(FakeJob("load", "load", MB))]) is None,
+       "an estimate before any process is done")
 
 # A built-in transaction workload, 1 MB by convention, 5 s a process; a
 # small monitor run, 2 s a process on 10 MB.
@@ -51,7 +54,4 @@ check("unseen dump of 359 MB", est.left([step(FakeJob("dump", "dump", 359 * MB))
 check("unseen, probes counted",
       est.left([step(FakeJob("dump", "dump", 359 * MB))], probes=1), 7.0)
 
-for f in failed:
-    print("FAIL:", f)
-print("estimate: %d failure(s)" % len(failed))
-sys.exit(1 if failed else 0)
+sys.exit(checks.finish("estimate: all checks passed"))
