@@ -25,6 +25,8 @@ setup() {  # setup DIR [meson options...]
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export MALLOC_PERTURB_=0
+# The studies the tests run take a short memory-drift probe (docs/noise.md).
+export JSONBENCH_DRIFT_PROBE="--mib 16 --ops 2 --slices 4"
 
 # Adds one build's results (meson-logs/testlog.json) to the totals printed
 # at the end, so the closing line counts both builds.

@@ -184,6 +184,17 @@ def noise_floor_pct(env):
     return float(v) if isinstance(v, (int, float)) else None
 
 
+def memory_drift_pct(env):
+    """How much the speed of fixed memory-bound work drifted within one
+    process at the start of the run, in percent (env.json
+    "noise_floor"."drift", jsonbench.measuring), or None without it: a
+    timed phase of some seconds can run in a faster or slower stretch than
+    its pair, whatever the process-to-process floor says."""
+    drift = ((env or {}).get("noise_floor") or {}).get("drift") or {}
+    v = drift.get("spread_pct")
+    return float(v) if isinstance(v, (int, float)) else None
+
+
 def measuring_setup(env):
     """The setup a run's timed processes ran in (env.json
     "measuring_setup": "measuring" or "as-deployed"), or None for a run

@@ -36,6 +36,23 @@ GLIBC_HEAP = "glibc.malloc.hugetlb=1"
 JEMALLOC_HEAP = "thp:always"
 PROBE = os.path.join("tools", "jsonbench-noise-probe")
 PROBE_RUNS = 5
+# The drift probe: one process doing the same random work in slices of
+# about 1.5 s for about 30 s.  The speed of memory on a VM can change for
+# tens of seconds at a time (where the host runs the vCPU), which the
+# short fresh processes above do not see (docs/noise.md).  The environment
+# variable JSONBENCH_DRIFT_PROBE replaces these arguments ("off": no drift
+# probe); the tests make it short.
+DRIFT_ARGS = ("--mib", "1024", "--ops", "600", "--slices", "20")
+DRIFT_VARIABLE = "JSONBENCH_DRIFT_PROBE"
+
+
+def drift_args(environ=None):
+    """The drift probe's arguments, or None when JSONBENCH_DRIFT_PROBE is
+    "off"."""
+    value = (os.environ if environ is None else environ).get(DRIFT_VARIABLE)
+    if value is None or not value.strip():
+        return DRIFT_ARGS
+    return None if value.strip() == "off" else tuple(value.split())
 
 
 def thp_mode(path=THP_ENABLED):
@@ -250,6 +267,36 @@ def noise_floor(build_dir, setup, runs=PROBE_RUNS, probe_args=(), exe=None, warm
             "loadavg": load, "seconds": round(time.time() - t0, 2)}
 
 
+def memory_drift(build_dir, setup, probe_args=DRIFT_ARGS, exe=None):
+    """How much the speed of memory-bound work drifts within one process:
+    jsonbench-noise-probe with --slices, in 'setup'.  Returns the noise
+    floor's "drift": spread_pct ((max - min) / median of the slices' CPU
+    seconds), median_slice_s, the slices, their number and the whole
+    process's seconds; or {"error": why}."""
+    if exe is None:
+        from .build import build_path
+        exe = os.path.join(build_path(build_dir), PROBE)
+    t0 = time.time()
+    try:
+        p = subprocess.run(setup.command([exe] + list(probe_args)), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=600,
+                           env=setup.environment())
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return {"error": "%s: %s" % (exe, exc)}
+    if p.returncode != 0:
+        return {"error": "%s exited %d: %s" % (exe, p.returncode, p.stderr.strip()[-300:])}
+    try:
+        slices = [float(x) for x in json.loads(p.stdout)["slice_cpu_s"]]
+    except (ValueError, KeyError, TypeError):
+        return {"error": "%s printed no slices: %r" % (exe, p.stdout[:200])}
+    if len(slices) < 2:
+        return {"error": "%s: %d slice(s), need 2 or more" % (exe, len(slices))}
+    return {"spread_pct": round(spread_pct(slices), 2),
+            "median_slice_s": round(statistics.median(slices), 4),
+            "slice_cpu_s": [round(x, 4) for x in slices], "slices": len(slices),
+            "args": list(probe_args), "seconds": round(time.time() - t0, 2)}
+
+
 def begin(args, build_dir, log, probe=True):
     """A study's start: the setup its options ask for, said in the log
     (never silent), and the noise floor measured in it (unless 'probe' is
@@ -269,4 +316,13 @@ def begin(args, build_dir, log, probe=True):
                 "median, spread %.1f%% (load average %s)" % (
                     len(f["runs"]), f["median_s"], f["spread_pct"] or 0.0,
                     f.get("loadavg", "?")))
+            args = drift_args()
+            if args is None:
+                return setup
+            f["drift"] = d = memory_drift(build_dir, setup, args)
+            if "error" in d:
+                log("warning: memory drift not measured: %s" % d["error"])
+            else:
+                log("memory drift: the same work in %d slices of one process, %.2f s each: "
+                    "spread %.1f%%" % (d["slices"], d["median_slice_s"], d["spread_pct"]))
     return setup

@@ -12,6 +12,7 @@ usage: test_measuring.py BUILD_DIR [SANITIZE]
 (SANITIZE: the build's b_sanitize; under a sanitizer the probe's malloc is
 the sanitizer's, which glibc's tunables do not reach)"""
 
+import json
 import os
 import shutil
 import stat
@@ -171,6 +172,38 @@ def check_floor(build_dir, sanitized):
     check(r.returncode == 1 and "--mib" in r.stderr, "a bad option is refused: %r" % r.stderr)
 
 
+def check_drift(build_dir):
+    check(M.drift_args({}) == M.DRIFT_ARGS and M.drift_args({M.DRIFT_VARIABLE: " "}) ==
+          M.DRIFT_ARGS, "no variable: the default drift probe")
+    check(M.drift_args({M.DRIFT_VARIABLE: "off"}) is None, "off: no drift probe")
+    check(M.drift_args({M.DRIFT_VARIABLE: "--mib 8 --slices 3"}) ==
+          ("--mib", "8", "--slices", "3"), "the variable's arguments")
+    exe = os.path.join(build_dir, M.PROBE)
+    setup = M.Setup(as_deployed=True)
+    d = M.memory_drift(build_dir, setup, ("--mib", "16", "--ops", "4", "--slices", "4"))
+    check("error" not in d and d["slices"] == 4 and len(d["slice_cpu_s"]) == 4 and
+          d["spread_pct"] >= 0 and d["median_slice_s"] > 0, "the real probe's slices: %r" % d)
+    one = M.memory_drift(build_dir, setup, ("--mib", "16", "--ops", "1"))
+    check("error" in one and "no slices" in one["error"], "no slices: an error: %r" % one)
+
+    def checksum(*args):
+        r = subprocess.run([exe, "--mib", "16", "--ops", "2"] + list(args),
+                           stdout=subprocess.PIPE, text=True, check=True)
+        return json.loads(r.stdout)["checksum"]
+    check(checksum() == checksum("--slices", "7"), "slicing does not change the work")
+    r = subprocess.run([exe, "--slices", "0"], stderr=subprocess.PIPE, text=True)
+    check(r.returncode == 1 and "--slices" in r.stderr, "--slices 0 is refused: %r" % r.stderr)
+    env = {"noise_floor": {"spread_pct": 3.0, "drift": d}}
+    check(E.memory_drift_pct(env) == d["spread_pct"] and E.memory_drift_pct({}) is None and
+          E.memory_drift_pct({"noise_floor": {"drift": {"error": "x"}}}) is None,
+          "the drift accessor")
+    rows = env_rows({"noise_floor": {"spread_pct": 3.0, "runs": [{}] * 5, "drift": {
+        "spread_pct": 21.5, "slices": 20, "median_slice_s": 1.5}}})
+    check("memory drift 21.5%" in rows.get("noise floor", "") and "20 slices" in
+          rows["noise floor"], "the noise floor row shows the drift: %r"
+          % rows.get("noise floor"))
+
+
 def check_merge():
     def shard(k, setup, spread):
         env = {"measuring_setup": {"setup": setup}}
@@ -227,6 +260,7 @@ def main():
     check_pinning()
     check_rundir()
     check_floor(build_dir, sanitized)
+    check_drift(build_dir)
     check_merge()
     check_report()
     return check.finish("measuring: ok")

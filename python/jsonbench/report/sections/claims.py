@@ -5,7 +5,7 @@ import os
 
 from ... import realclaims
 from ... import instructions, intervals as I
-from ...env import noise_floor_pct
+from ...env import memory_drift_pct, noise_floor_pct
 from ...claims import (DETAIL_HEADERS, HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE,
                        VERDICT_OUTSIDE, VERDICT_WITHIN, Notes, detail_rows, evaluate,
                        filled_from, load_run, summary_counts, table_rows)
@@ -70,6 +70,14 @@ def build(ctx):
                    floor, "Claims whose noise band is below it, so that their timing verdict "
                    "rests on many pairs: %s." % ", ".join(low) if low else
                    "Every claim's noise band is at or above it."))
+    drift = memory_drift_pct(ctx.results.env)
+    if drift is not None:
+        s.para("**Memory drift**: the same memory-bound work, timed in slices of one "
+               "process, varied by %.1f%% (max - min over median) at the start of the run: "
+               "a timed phase of some seconds may run in a slower or faster stretch than "
+               "its pair, so the intervals of long memory-bound phases (dumps, "
+               "compactions at scale 1) are wider than the process-to-process floor "
+               "suggests (docs/noise.md)." % drift)
     for line in notes.lines():
         s.para(line)
     s.add(Table(DETAIL_HEADERS, detail_rows(rows), caption="What each claim compares",

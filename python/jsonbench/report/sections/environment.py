@@ -35,7 +35,7 @@ def noise_floor_text(env):
         return "not measured: %s" % f["error"]
     runs = f.get("runs") or []
     warm = len(f.get("warmup_runs") or [])
-    return ("CPU spread %.1f%% ((max - min) / median) over %d fresh processes%s of fixed "
+    text = ("CPU spread %.1f%% ((max - min) / median) over %d fresh processes%s of fixed "
             "memory-bound work (tools/jsonbench-noise-probe, %s MiB), median %.3f s, %s minor "
             "faults each, in the %s setup, load average %s: a CPU difference smaller than "
             "this cannot be told from this machine's noise" % (
@@ -44,6 +44,15 @@ def noise_floor_text(env):
                 (f.get("probe") or {}).get("mib", "?"),
                 f.get("median_s") or 0.0, "{:,.0f}".format(f.get("median_minor_faults") or 0),
                 f.get("setup", "?"), f.get("loadavg", "?")))
+    d = f.get("drift") or {}
+    if "spread_pct" in d:
+        text += ("; memory drift %.1f%%: the same work in %d slices of one process, %.2f s "
+                 "each, spread (max - min) / median (the speed of memory over time, which "
+                 "short processes do not show)" % (d["spread_pct"], d.get("slices", 0),
+                                                    d.get("median_slice_s") or 0.0))
+    elif "error" in d:
+        text += "; memory drift not measured: %s" % d["error"]
+    return text
 
 
 def build(ctx):
