@@ -6,6 +6,7 @@ standard library only:
 
   load_medians(folder)         {(dataset, variant, impl): {phase: {metric:
                                median}}} of a suite-layout results folder
+  load_repetitions(folder)     the same once per repetition, in run order
   results_for(medians, impl)   one impl's or real build's results, keyed
                                {dataset base: {variant: phases}}, with the
                                model's monitor variants of one mode renamed
@@ -103,6 +104,9 @@ METRICS = [
     ("load_cpu", "load CPU", "s",
      lambda v: _first(_get(v, "load", "load", "cpu_time"),
                       _get(v, "dump", "load", "cpu_time"))),
+    ("load_peak_rss", "peak RSS (load)", "bytes",
+     lambda v: _first(_get(v, "load", "load", "peak_rss_bytes"),
+                      _get(v, "dump", "load", "peak_rss_bytes"))),
     ("compact_wall", "compact wall", "s",
      lambda v: _sum(v, "compact", ("load", "compact", "free"), "real_time")),
     ("compact_cpu", "compact CPU", "s",
@@ -120,9 +124,10 @@ RAFT_VARIANT = re.compile(r"^raft-([a-z]+)$")
 MONITOR_VARIANT = re.compile(r"^monitor-(?:([a-z][a-z-]*)-)?c(\d+)$")
 
 
-def load_medians(folder):
-    """{(dataset, variant, impl): {phase: {metric: median}}} of a results
-    folder in the suite layout (index.json + runs/*.json); times in s."""
+def _load_samples(folder):
+    """{(dataset, variant, impl): {phase: {metric: [value per repetition]}}}
+    of a results folder in the suite layout, in the order the repetitions
+    ran; times in s."""
     with open(os.path.join(folder, "index.json")) as f:
         index = json.load(f)
     out = {}
@@ -150,9 +155,27 @@ def load_medians(folder):
         variant = e.get("variant") or e["workload"]
         if variant == "monitor" and e.get("clients"):
             variant = "monitor-c%d" % e["clients"]     # older real runs
-        key = (e["dataset"], variant, e["impl"])
-        out[key] = {ph: {k: statistics.median(v) for k, v in m.items()}
-                    for ph, m in samples.items()}
+        out[(e["dataset"], variant, e["impl"])] = samples
+    return out
+
+
+def load_medians(folder):
+    """{(dataset, variant, impl): {phase: {metric: median}}} of a results
+    folder in the suite layout (index.json + runs/*.json); times in s."""
+    return {key: {ph: {k: statistics.median(v) for k, v in m.items()}
+                  for ph, m in samples.items()}
+            for key, samples in _load_samples(folder).items()}
+
+
+def load_repetitions(folder):
+    """{(dataset, variant, impl): [{phase: {metric: value}} per
+    repetition]}: load_medians()'s layout once per repetition, in the
+    order they ran, for intervals over repetitions."""
+    out = {}
+    for key, samples in _load_samples(folder).items():
+        n = min((len(v) for m in samples.values() for v in m.values()), default=0)
+        out[key] = [{ph: {k: v[i] for k, v in m.items()} for ph, m in samples.items()}
+                    for i in range(n)]
     return out
 
 

@@ -5,16 +5,19 @@ dump run's load phase; compaction = the model's load + compact + free phases),
 the model's monitor mode matched with real OVS's client count, metrics
 missing on one side left out, a zero real value giving no ratio; and
 load_medians() on a results folder (medians over repetitions, times in s,
-older real monitor runs named by their clients).  Also the representation
-of an OVS release by version (realovs.representation)."""
+older real monitor runs named by their clients), load_repetitions() (the
+same per repetition) and the real A/B table's intervals from them (paired
+only for a folder that ran its builds interleaved).  Also the
+representation of an OVS release by version (realovs.representation)."""
 
+import io
 import json
 import os
 import sys
 import tempfile
 
 from jsonbench import calibration as C
-from jsonbench.realovs import representation
+from jsonbench.realovs import representation, tables
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
@@ -144,6 +147,54 @@ with tempfile.TemporaryDirectory() as tmp:
     check(near(ph.get("cpu_time"), 0.2) and near(ph.get("cpu_after_load_s"),
                                                  0.2),
           "load_medians: %s" % m)
+
+    reps = C.load_repetitions(tmp)
+    got = [r["updates"]["cpu_time"] for r in reps[("sb-1", "monitor-c7", "ovs-x")]]
+    check(got == [0.1, 0.3, 0.2], "load_repetitions: in run order: %r" % got)
+
+
+def ab_folder(tmp, order, cpu_a, cpu_b):
+    """A real runner's folder: builds A and B, load of nb-1, one CPU value
+    per repetition each."""
+    os.makedirs(os.path.join(tmp, "runs"))
+    entries = []
+    for target, cpus in (("ovs-a", cpu_a), ("ovs-b", cpu_b)):
+        name = "runs/%s.json" % target
+        with open(os.path.join(tmp, name), "w") as f:
+            json.dump({"benchmarks": [
+                {"name": "load/load", "run_type": "iteration", "time_unit": "s",
+                 "cpu_time": c, "real_time": c, "rss_after_load_bytes": 2.0 ** 30,
+                 "peak_rss_bytes": 2.0 ** 31} for c in cpus]}, f)
+        entries.append({"file": name, "impl": target, "workload": "load",
+                        "variant": "load", "dataset": "nb-1"})
+    with open(os.path.join(tmp, "index.json"), "w") as f:
+        json.dump({"entries": entries}, f)
+    with open(os.path.join(tmp, "env.json"), "w") as f:
+        json.dump({"run_order": order}, f)
+
+
+# Real A/B: a change of -50% with little noise; pairs when interleaved.
+for order in ("interleaved", None):
+    with tempfile.TemporaryDirectory() as tmp:
+        ab_folder(tmp, order, [10.0, 11.0, 10.5, 10.2, 10.8, 10.1],
+                  [5.0, 5.4, 5.3, 5.1, 5.5, 5.0])
+        args = type("A", (), {"results": [tmp], "pair": ["ovs-a,ovs-b"]})
+        real_stdout = sys.stdout
+        try:
+            sys.stdout = io.StringIO()
+            tables.main(args)
+            text = sys.stdout.getvalue()
+        finally:
+            sys.stdout = real_stdout
+        row = next((x for x in text.split("\n") if "load CPU" in x), "")
+        check("-50." in row or "-49." in row, "the change: %r" % row)
+        iv = row[row.find("[") + 1:row.find("]")].split(", ")
+        check(len(iv) == 2 and all(-60.0 < float(x.rstrip("%")) < -40.0 for x in iv),
+              "an interval around -50%%: %r" % row)
+        peak = next((x for x in text.split("\n") if "peak RSS (load)" in x), "")
+        check("2048 MiB -> 2048 MiB" in peak, "the peak RSS row: %r" % peak)
+        check(("as pairs" in text) == (order == "interleaved"),
+              "paired only when interleaved (%s): %r" % (order, text[:300]))
 
 for version, rep in (("3.1.0", "serialized"), ("2.17.9", "serialized"),
                      ("3.6.2", "ovs"), ("2.7.0", "refcount"),

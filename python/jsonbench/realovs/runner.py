@@ -147,10 +147,11 @@ def job_opts(args, workload):
 
 
 def run(args, targets, failures):
-    """Every workload x dataset x target, each job's repetitions back to
-    back, through the one execute loop (jsonbench.execute); an existing
-    --out folder is added to (one target per invocation, one report), a
-    --resume folder finished."""
+    """Every workload x dataset x target through the one execute loop
+    (jsonbench.execute), interleaved: repetition r of every target before
+    repetition r+1, so that two builds compared ran side by side (their
+    A/B intervals are paired); an existing --out folder is added to (one
+    target per invocation, one report), a --resume folder finished."""
     if getattr(args, "resume", None):
         args.out = args.resume
     workloads = [w for w in (args.workloads or ",".join(wl.WORKLOADS)).split(",") if w]
@@ -178,9 +179,13 @@ def run(args, targets, failures):
         opts = job_opts(args, w)
         templates.append(Job(None, w, variant_name(w, opts), ds, opts,
                              clients=opts.get("clients"), side="real"))
-    steps = suite_order.grouped_steps([], templates, targets, args.repetitions)
+    steps = suite_order.steps(suite_order.groups([], templates), targets, args.repetitions)
     jobs = [s.job for s in steps] + [d for s in steps for d in s.job.derived]
-    digest = resultsdir.plan_hash(jobs, args.repetitions, "grouped")
+    digest = resultsdir.plan_hash(jobs, args.repetitions, "interleaved")
+    # Builds measured by separate invocations into one folder did not run
+    # side by side.
+    run_order = "interleaved" if not index["entries"] or getattr(args, "resume", None) \
+        else "grouped"
     if getattr(args, "resume", None):
         study.resume = True
         state = study.resumed(digest)
@@ -191,6 +196,7 @@ def run(args, targets, failures):
     setup = measuring.begin(args, args.build_dir, lambda m: log("real-ovs: " + m))
     env = study.environment(args.build_dir, datasets=datasets, setup=setup)
     env.update(env_fields(targets))
+    env["run_order"] = run_order
     res = execute(steps, {"real": RealBackend(out_dir, args.build_dir, args.ovs_cache_dir,
                                               setup=setup)},
                   out_dir, state, index["entries"], old_failures + failures,

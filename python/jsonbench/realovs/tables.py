@@ -8,14 +8,17 @@ folders measured apart.
                   their ratio (jsonbench.calibration), for pairs such as
                   serialized=ovs-debian
   real A/B        builds in order (before -> after), the seed-table layout
-                  "Before -> After (change)", change = after / before - 1
-                  (lower is better)
+                  "Before -> After (change [interval])", change = after /
+                  before - 1 (lower is better); the interval from the
+                  repetitions (jsonbench.intervals), paired when the folder
+                  ran its builds interleaved
 """
 
 import json
 import os
 
 from .. import calibration
+from .. import intervals
 
 
 def _fmt(v, unit):
@@ -42,23 +45,62 @@ def model_vs_real(medians, pairs):
     return "\n".join(lines)
 
 
-def real_ab(medians, chain):
+def _per_repetition(reps, after, before):
+    """{(dataset, label): ([before value per repetition], [after ...])}
+    of the builds' rows, repetition by repetition (as many as both have)."""
+    def runs(target):
+        return {k: v for k, v in reps.items() if k[2] == target}
+    b, a = runs(before), runs(after)
+    n = min([len(v) for v in list(b.values()) + list(a.values())] or [0])
+    out = {}
+    for i in range(n):
+        medians = {k: v[i] for k, v in list(b.items()) + list(a.items())}
+        for r in calibration.pair_ratios(medians, after, before):
+            if r["real"] is not None and r["model"] is not None:
+                bv, av = out.setdefault((r["dataset"], r["label"]), ([], []))
+                bv.append(r["real"])
+                av.append(r["model"])
+    return out
+
+
+def real_ab(medians, chain, reps=None, paired=False):
     """Markdown: each consecutive pair of builds in 'chain' as a seed
-    table, Before -> After (change)."""
+    table, Before -> After (change [interval]); the interval from 'reps'
+    (calibration.load_repetitions()), paired when the builds ran
+    interleaved."""
     lines = []
     for before, after in zip(chain, chain[1:]):
         lines += ["", "### real A/B: `%s` -> `%s`" % (before, after), "",
-                  "| dataset | metric | Before -> After (change) |",
+                  "| dataset | metric | Before -> After (change [%.0f%% interval]) |"
+                  % (100 * intervals.CONFIDENCE),
                   "|---|---|---|"]
+        values = _per_repetition(reps or {}, after, before)
         # A real build against another: the same ratio rows, read as
         # before/after.
         for r in calibration.pair_ratios(medians, after, before):
             bv, av = r["real"], r["model"]
             imp = "%+.1f%%" % ((av / bv - 1) * 100) if bv else "-"
+            per = values.get((r["dataset"], r["label"]))
+            iv = intervals.interval(per[0], per[1], pairs=paired) if per else None
+            if iv is not None:
+                imp += " " + intervals.fmt(iv)
             lines.append("| %s | %s | %s -> %s (%s) |" % (
                 r["dataset"].upper(), r["label"], _fmt(bv, r["unit"]),
                 _fmt(av, r["unit"]), imp))
     return "\n".join(lines)
+
+
+def _interleaved(folders):
+    """Whether the builds of 'folders' ran interleaved: one folder whose
+    env.json says so."""
+    if len(folders) != 1:
+        return False
+    try:
+        with open(os.path.join(folders[0], "env.json")) as f:
+            env = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return calibration.run_order(env)[0] == "interleaved"
 
 
 def order_line(folders):
@@ -75,9 +117,10 @@ def order_line(folders):
 
 
 def main(args):
-    medians = {}
+    medians, reps = {}, {}
     for folder in args.results:
         medians.update(calibration.load_medians(folder))
+        reps.update(calibration.load_repetitions(folder))
     pairs = [tuple(p.split("=", 1)) for p in args.pair or [] if "=" in p]
     chains = [p.split(",") for p in args.pair or [] if "=" not in p]
     out = []
@@ -87,7 +130,12 @@ def main(args):
         out.append(model_vs_real(medians, pairs))
     for chain in chains:
         out.append("\n## Real A/B")
-        out.append(real_ab(medians, chain))
+        paired = _interleaved(args.results)
+        out.append("\nIntervals: %s." % (
+            "from the builds' interleaved repetitions, as pairs" if paired else
+            "from the repetitions as two independent samples (the builds did not "
+            "run interleaved in one folder)"))
+        out.append(real_ab(medians, chain, reps, paired))
     print("\n".join(out))
     return 0
 
