@@ -117,7 +117,8 @@ def history_figure(study):
     whiskers = ("95%% interval against the reference, %d repetitions" % study["repetitions"]
                 if any("low" in f for p in pts for f in p.get("figures", {}).values())
                 else "min-max of %d" % study["repetitions"])
-    fig.suptitle("real OVS over commits: %s (median, %s), reference %s" % (
+    # Two lines: a few points make a narrow chart.
+    fig.suptitle("real OVS over commits: %s\nmedian, %s; reference %s" % (
         ", ".join(study_datasets(study)), whiskers, study["reference"]["label"]),
         fontsize=12)
     fig.tight_layout()
