@@ -56,7 +56,7 @@ from .util import StudyError, log
 from .bisection import bisect  # noqa: F401
 from .historyfigures import (FIGURES, HISTORY_FIGURES, SCALE, STUDY,  # noqa: F401
                              point_figures)
-from .historymetrics import PARAMS, describe
+from .historymetrics import describe
 from .historyplan import (dataset_list, open_study, parse_figures, parse_params,
                           plan_groups, prepare_datasets, run_groups, start_folder,
                           study_datasets, study_fields, templates, units_of, write_env,
@@ -211,9 +211,7 @@ def _common(ap):
     O.ovs_retry_failed(ap)
     O.dry_run(ap)
     O.as_deployed(ap)
-    ap.add_argument("--workload-params", metavar="K=V,...",
-                    help="monitor-storm: held (monitors held, %d), clients (requests "
-                    "sent at once, %d)" % (PARAMS["held"], PARAMS["clients"]))
+    O.workload_params(ap)     # history and find: monitor-storm's held and clients
 
 
 def main_history(argv):
