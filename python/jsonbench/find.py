@@ -18,9 +18,11 @@ import shutil
 from . import ROOT, engines, measuring, resultsdir
 from .bisection import bisect
 from .env import git_short_commit
-from .historyfigures import FIGURES, STUDY, point_figures
-from .historyplan import (group_jobs, open_study, run_groups, start_folder,
-                          study_datasets, templates, write_env, write_study)
+from .historyfigures import STUDY, point_figures
+from .historymetrics import deterministic
+from .historyplan import (dataset_list, group_jobs, open_study, paired, parse_figures,
+                          parse_params, run_groups, start_folder, study_datasets,
+                          study_fields, templates, write_env, write_study)
 from .realovs import build as B
 from .realovs.buildcache import Builder
 from .realovs.commits import commit_info, line_between
@@ -63,6 +65,8 @@ def measure_round(args, engine, metric, commits, todo, out_dir, index_doc, build
         hist.append("--ovs-retry-failed")
     if args.as_deployed:
         hist.append("--as-deployed")
+    if args.workload_params:
+        hist += ["--workload-params", args.workload_params]
     argv = ["--shards", str(len(todo)), "--out", rdir, "history"] + hist
     log("find: round %d: %d commit(s) in %d shard(s) through %s -> %s"
         % (r, len(todo), len(todo), engine[0], rdir))
@@ -144,9 +148,15 @@ def run_find(args, argv, builder_class=Builder):
     good, bad = args.ovs_ref.split("..", 1)
     if args.resume:
         check_resume(os.path.abspath(args.resume))
-    metric = args.metrics or "rss_after_load"
-    if metric not in FIGURES:
-        raise StudyError("--metric %s: one of %s" % (metric, ", ".join(FIGURES)))
+    metric = parse_figures(args.metrics or "rss_after_load", "--metric")
+    if len(metric) != 1:
+        raise StudyError("--metric %s: one figure" % args.metrics)
+    metric = metric[0]
+    params = parse_params(args.workload_params)
+    if not deterministic(metric):
+        log("find: %s is a CPU figure: a ratio to the good end measured next to it, on "
+            "a shared machine a step may stay undecided; memory and valgrind figures are "
+            "deterministic" % metric)
     commits, note = line_between(tree, good, bad)
     if note:
         log("find: " + note)
@@ -155,14 +165,13 @@ def run_find(args, argv, builder_class=Builder):
         n - 1, commits[0][:10], bad, metric, args.threshold))
     if args.dry_run:
         return 0
-    workload = FIGURES[metric][0]
     engine = _engine(args.engine)
-    load_ds, ir_ds = study_datasets(args, workload == "load", workload == "load-ir")
-    tmpls = templates(load_ds, ir_ds, args.repetitions)
+    datasets = study_datasets(args, [metric])
+    tmpls = templates([metric], datasets, args.repetitions, params)
     study_dir = open_study(args, "find", argv)
     out_dir = study_dir.out_dir
     if args.resume:
-        check_resume(out_dir, commits, [d for d in (load_ds, ir_ds) if d])
+        check_resume(out_dir, commits, dataset_list(datasets))
     state, index_doc = start_folder(study_dir)
     cache = args.ovs_cache_dir or B.default_cache_dir()
     builder = builder_class(tree, args.ovs_cache_dir, args.ovs_retry_failed,
@@ -222,14 +231,15 @@ def run_find(args, argv, builder_class=Builder):
         resultsdir.append_round(out_dir, scratch, sub["finished"])
         return measure(indices)
 
-    write_env(study_dir, args.build_dir, [d for d in (load_ds, ir_ds) if d],
+    write_env(study_dir, args.build_dir, dataset_list(datasets),
               dict(setup.env_fields(), ovs_tree=tree))
     from .report import history as R
 
     def save(result):
         infos = {i: commit_info(tree, commits[i]) for i in set(result["values"]) |
                  set(result["found"]) | {0, n - 1}}
-        study = {"tool": "find", "good": good, "bad": bad, "note": note, "metric": metric,
+        study = dict(study_fields([metric], datasets, tmpls))
+        study.update({"tool": "find", "good": good, "bad": bad, "note": note, "metric": metric,
                  "threshold": args.threshold, "parallel": args.parallel, "line": commits,
                  "result": result, "measured": {str(k): v for k, v in measured.items()},
                  "commits": {str(k): v for k, v in infos.items()},
@@ -239,13 +249,12 @@ def run_find(args, argv, builder_class=Builder):
                             "commits": builder.built + builder.cached +
                             builder.remote["commits"]},
                  "engine": args.engine,
-                 "load_dataset": (load_ds or ir_ds)["label"],
-                 "repetitions": args.repetitions}
+                 "repetitions": args.repetitions})
         write_study(out_dir, study)
         return R.render(out_dir)
 
     # More repetitions for undecided steps run here, not on an engine's nodes.
     result = bisect(n, measure, args.threshold, max(1, args.parallel), save,
-                    more=more if engine is None and workload == "load" else None)
+                    more=more if engine is None and paired(tmpls[0]) else None)
     print(save(result))
     return 0 if result["found"] else 1

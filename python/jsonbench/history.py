@@ -7,7 +7,8 @@ the build cache (realovs/build.py, only the four programs the runner
 starts, through ccache when installed) and is one group
 (suite_order.paired_steps): its load on the measured dataset and its
 reference's, interleaved per repetition, plus one valgrind load of a
-small dataset (workload load-ir); jsonbench.execute runs the steps
+small dataset (workload load-ir), or the workloads the figures name;
+jsonbench.execute runs the steps
 through the RealBackend into one results folder (index.json, runs/).
 
 Points (--ovs-ref, comma list):
@@ -18,9 +19,14 @@ Points (--ovs-ref, comma list):
   ref=REF        the reference every point is paired with (default: the
                  last point)
 
-Figures per point (FIGURES): RSS after load, peak RSS and load CPU from
-the paired loads (load CPU as the ratio to the reference, per repetition),
-and the instructions of the valgrind load (machine-independent).
+Figures per point (historymetrics.FIGURES, --metrics): each names its
+real OVS workload and dataset form: the standalone load's (RSS after
+load, peak RSS, load CPU as the ratio to the reference per repetition,
+the valgrind load's instructions), the clustered load's (cluster_*), the
+log replay's (log_*), the schema conversion's (convert_*) and the
+monitor storm's (storm_*).  Every workload but the valgrind one runs
+--repetitions times next to the reference; each workload and form the
+figures name is one job per commit.
 
 Shards (--shards N --shard K, --plan-shards; jsonbench.shards): the unit
 is one point's group, so a commit and its reference are measured on one
@@ -50,9 +56,11 @@ from .util import StudyError, log
 from .bisection import bisect  # noqa: F401
 from .historyfigures import (FIGURES, HISTORY_FIGURES, SCALE, STUDY,  # noqa: F401
                              point_figures)
-from .historyplan import (open_study, parse_figures, plan_groups, prepare_datasets,
-                          run_groups, start_folder, study_datasets, templates,
-                          units_of, write_env, write_study)
+from .historymetrics import describe
+from .historyplan import (dataset_list, open_study, parse_figures, parse_params,
+                          plan_groups, prepare_datasets, run_groups, start_folder,
+                          study_datasets, study_fields, templates, units_of, write_env,
+                          write_study)
 from .realovs.buildcache import Builder
 from .realovs.commits import commit_info, expand_points, line_between  # noqa: F401
 
@@ -66,10 +74,8 @@ def run_history(args, argv):
         log("history: " + n)
     info = {c: dict(commit_info(tree, c), label=labels[c]) for c in points + [ref]}
     figures = parse_figures(args.metrics)
-    workloads = {FIGURES[f][0] for f in figures}
-    load_ds, ir_ds = study_datasets(args, "load" in workloads, "load-ir" in workloads,
-                               prepare=False)
-    tmpls = templates(load_ds, ir_ds, args.repetitions)
+    datasets = study_datasets(args, figures, prepare=False)
+    tmpls = templates(figures, datasets, args.repetitions, parse_params(args.workload_params))
     units, planned, shard_digest = units_of(args, points, labels, ref, tmpls)
     if args.plan_shards:
         shards.print_split(units, args.shards, shard_digest, "history")
@@ -87,7 +93,7 @@ def run_history(args, argv):
                 print("%3d  %-14s %s  %s" % (i, labels[c], c[:10], info[c]["subject"][:60]))
         return 0
     try:
-        prepare_datasets(args, load_ds, ir_ds)
+        prepare_datasets(args, *dataset_list(datasets))
     except D.Error as exc:
         raise StudyError(str(exc))
     study_dir = open_study(args, "history", argv)
@@ -107,9 +113,9 @@ def run_history(args, argv):
         raise StudyError("the reference %s does not build: %s"
                          % (labels[ref], builder.failed.get(ref, "not built (--no-build)")
                             .splitlines()[0]))
-    study = {"tool": "history", "reference": info[ref], "points": [], "notes": notes,
-             "figures": figures, "load_dataset": (load_ds or ir_ds)["label"],
-             "ir_dataset": ir_ds and ir_ds["label"], "repetitions": args.repetitions}
+    study = dict(study_fields(figures, datasets, tmpls), tool="history",
+                 reference=info[ref], points=[], notes=notes, figures=figures,
+                 repetitions=args.repetitions)
     where = {}
     if mine is not None:
         for k, part in enumerate(shards.assign(units, args.shards), 1):
@@ -155,7 +161,7 @@ def run_history(args, argv):
     extra = dict(setup.env_fields(), ovs_tree=tree)
     if mine is not None:
         extra["shard"] = shards.shard_env(args, units, shard_digest, t_measure, time.time())
-    write_env(study_dir, args.build_dir, [d for d in (load_ds, ir_ds) if d], extra)
+    write_env(study_dir, args.build_dir, dataset_list(datasets), extra)
     if mine is not None:
         log("history: shard %d of %d done; merge the shards' folders: scripts/jsonbench "
             "merge SHARD_DIR... --out DIR" % (args.shard, args.shards))
@@ -175,6 +181,8 @@ def run_find(args, argv):
 
 HISTORY_EXAMPLES = """examples:
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v2.17.0,v3.*.0' --scale 0.1
+  scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.*.0' \\
+      --metrics cluster_rss_after_load,convert_peak_rss,storm_rss
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.5.0..v3.6.0:20,ref=v3.5.0'
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.*.0' --dry-run
   scripts/jsonbench history --ovs-tree ~/ovs --ovs-ref 'v3.*.0' --shards 3 --plan-shards
@@ -185,15 +193,16 @@ FIND_EXAMPLES = """examples:
   scripts/jsonbench find --ovs-tree ~/ovs --range v3.5.0..v3.6.0 --metric rss_after_load \\
       --min-change 5 --scale 0.1
   scripts/jsonbench find --ovs-tree ~/ovs --range v3.5.0..v3.6.0 --metric load_instructions
+  scripts/jsonbench find --ovs-tree ~/ovs --range v3.1.0..v3.2.0 --metric convert_peak_rss
 (docs/history.md)"""
 
 
 def _common(ap):
     O.ovs_tree(ap)
     O.dataset(ap)
-    ap.add_argument("--scale", default="0.01", help="NB scale of the loaded dataset "
-                    "(default 0.01; the published history used 0.1; ignored with "
-                    "--dataset)")
+    ap.add_argument("--scale", default="0.01", help="NB scale of the measured dataset, "
+                    "generated in each figure's form (default 0.01; the published history "
+                    "used 0.1; ignored with --dataset)")
     O.seed(ap)
     O.build_dir(ap)
     O.repetitions(ap, "paired loads per commit")
@@ -202,22 +211,25 @@ def _common(ap):
     O.ovs_retry_failed(ap)
     O.dry_run(ap)
     O.as_deployed(ap)
+    O.workload_params(ap)     # history and find: monitor-storm's held and clients
 
 
 def main_history(argv):
     ap = argparse.ArgumentParser(
         prog=O.prog("history"),
-        description="Figures of real OVS builds over commits (RSS after load, peak RSS, "
-                    "load CPU as a ratio to a reference measured next to each commit, "
-                    "valgrind instructions of a small load), charted with the release "
-                    "tags labelled.",
-        epilog=HISTORY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description="Figures of real OVS builds over commits, charted with the release "
+                    "tags labelled: memory, valgrind instructions and CPU (as a ratio to "
+                    "a reference measured next to each commit) of a workload: the "
+                    "standalone load (default), the clustered load, log replay, schema "
+                    "conversion, a monitor storm.",
+        epilog=HISTORY_EXAMPLES + "\n\n" + describe(),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(ap)
     ap.add_argument("--cached-only", dest="no_build", action="store_true",
                     help="only commits whose build is cached; the others are gaps")
     ap.add_argument("--metrics", metavar="NAME,...",
-                    help="figures to measure, comma list of %s (default all)"
-                    % ", ".join(FIGURES))
+                    help="figures to measure, comma list of the names below, each "
+                    "naming its workload and form (default: %s)" % ",".join(HISTORY_FIGURES))
     O.ovs_refs(ap, "points: REF, tag glob (v3.*.0), A..B (first-parent), A..B:N (every "
                    "Nth), ref=REF (the reference; default the last point); comma list",
                required=True)
@@ -234,13 +246,15 @@ def main_find(argv):
         description="Bisect BAD's first-parent history for the commit(s) that moved a "
                     "figure by more than --min-change percent, each commit measured "
                     "paired with GOOD.",
-        epilog=FIND_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=FIND_EXAMPLES + "\n\n" + describe(),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(ap)
     ap.add_argument("--range", dest="ovs_ref", metavar="GOOD..BAD",
                     help="the commits to search, GOOD excluded (refs of --ovs-tree)")
     ap.add_argument("--metric", dest="metrics", metavar="NAME", default="rss_after_load",
-                    choices=FIGURES,
-                    help="the figure: %s (default rss_after_load)" % ", ".join(FIGURES))
+                    help="the figure, one of the names below (default rss_after_load); "
+                    "prefer a memory or valgrind figure: CPU figures are ratios whose "
+                    "intervals may leave a step undecided")
     ap.add_argument("--min-change", dest="threshold", metavar="PCT", type=float, default=5.0,
                     help="percent change that counts as moved (default 5)")
     ap.add_argument("--ways", dest="parallel", metavar="K", type=int, default=1,

@@ -12,25 +12,9 @@ import statistics
 
 from . import intervals, resultsdir
 from .gbench import write_atomic
+# The figures' table (names, workloads, forms, units).
+from .historymetrics import FIGURES, HISTORY_FIGURES, SCALE  # noqa: F401
 
-# name: (workload, row, field, label, unit, how)
-#   how "value": the point's median and spread (min..max) and its ratio to
-#                the reference's median in the same group
-#   how "ratio": the per-repetition ratio to the reference (CPU time is
-#                only comparable between neighbouring processes)
-FIGURES = {
-    "rss_after_load": ("load", "load/load", "rss_after_load_bytes",
-                       "RSS after load", "MB", "value"),
-    "peak_rss": ("load", "load/load", "peak_rss_bytes", "peak RSS", "MB",
-                 "value"),
-    "load_cpu": ("load", "load/load", "cpu_time", "load CPU / reference",
-                 "ratio", "ratio"),
-    "load_instructions": ("load-ir", "load-ir/load", "instructions",
-                          "load instructions (valgrind)", "M", "value"),
-}
-HISTORY_FIGURES = ["rss_after_load", "peak_rss", "load_cpu",
-                   "load_instructions"]
-SCALE = {"MB": 1e-6, "M": 1e-6, "ratio": 1.0}
 STUDY = "study.json"
 
 
@@ -50,11 +34,14 @@ def point_figures(out_dir, entries, index, figures, ref_commit):
     the median of the per-repetition ratios."""
     out = {}
     for name in figures:
-        workload, row, field, _label, unit, how = FIGURES[name]
+        fig = FIGURES[name]
+        row, field, how = fig.row, fig.field, fig.how
 
         def values(pred):
             for e in entries:
-                if e["workload"] == workload and pred(e):
+                # Folders from before forms had only the snapshot's.
+                if e["workload"] == fig.workload and \
+                        e.get("study_form", "snapshot") == fig.form and pred(e):
                     return [r.get(field) for r in _rows(out_dir, e, row)
                             if isinstance(r.get(field), (int, float))]
             return []

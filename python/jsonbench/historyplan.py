@@ -1,5 +1,6 @@
 """What the history and find studies share: their plan (one group per
-point: its paired loads with the reference, interleaved per repetition
+point: its runs of each workload the figures read (historymetrics),
+paired with the reference's and interleaved per repetition
 (suite_order.paired_steps), and its valgrind load; the shard units and
 plan hash every node computes alike), the run of those groups through
 the one execute loop and the RealBackend, their datasets, and their
@@ -7,20 +8,46 @@ results folder (through jsonbench.study, and study.json)."""
 
 import os
 
-from .historyfigures import FIGURES, HISTORY_FIGURES, STUDY
+from .historyfigures import FIGURES, STUDY
+from .historymetrics import ONCE, PARAMS, UnknownFigure, parse
 from .realovs.buildcache import Planned
 from .study import Study
 from .util import StudyError, log
 
 
-def templates(load_ds, ir_ds, repetitions):
+def workloads_of(figures):
+    """The (workload, form) pairs the figures read, in their order."""
+    return list(dict.fromkeys((FIGURES[f].workload, FIGURES[f].form) for f in figures))
+
+
+def templates(figures, datasets, repetitions, params=None):
+    """One real job template per (workload, form) the figures read, on
+    its dataset (datasets[(workload, form)], study_datasets()); the
+    workloads run once (valgrind) even without repetitions.  Raises
+    StudyError when two of them would be one job (one --dataset FILE for
+    two forms of a workload)."""
     from .jobs import Job
-    out = []
-    if load_ds and repetitions:
-        out.append(Job(None, "load", "load", load_ds, {}, side="real"))
-    if ir_ds:
-        out.append(Job(None, "load-ir", "load-ir", ir_ds, {}, side="real"))
+    out, names = [], {}
+    for workload, form in workloads_of(figures):
+        if workload not in ONCE and not repetitions:
+            continue
+        opts = dict(PARAMS, **(params or {})) if workload == "monitor-storm" else {}
+        j = Job(None, workload, workload, datasets[(workload, form)], opts, side="real",
+                meta={"study_form": form})
+        if j.name in names:
+            raise StudyError("%s needs the %s and the %s form of %s on one dataset (%s): "
+                             "give one --dataset FILE per form" % (
+                                 ",".join(figures), names[j.name], form, workload,
+                                 j.ds["label"]))
+        names[j.name] = form
+        out.append(j)
     return out
+
+
+def paired(tmpl):
+    """Whether a template's runs are paired with the reference's (every
+    workload but the valgrind ones, which run once)."""
+    return tmpl.workload not in ONCE
 
 
 def group_jobs(index, ref_t, point_t, tmpls, ir_of_ref=False):
@@ -30,14 +57,14 @@ def group_jobs(index, ref_t, point_t, tmpls, ir_of_ref=False):
     def on(tmpl, t, role):
         j = tmpl.for_target(t)
         j.prefix = prefix
-        j.meta = {"study_point": index, "study_role": role,
-                  "study_commit": t.commit}
+        j.meta.update({"study_point": index, "study_role": role,
+                       "study_commit": t.commit})
         return j
-    paired = [t for t in tmpls if t.workload == "load"]
-    once = [t for t in tmpls if t.workload != "load"]
+    twice = [t for t in tmpls if paired(t)]
+    once = [t for t in tmpls if not paired(t)]
     same = point_t.commit == ref_t.commit
-    ref_jobs = [] if same else [on(t, ref_t, "reference") for t in paired]
-    point_jobs = [on(t, point_t, "point") for t in paired]
+    ref_jobs = [] if same else [on(t, ref_t, "reference") for t in twice]
+    point_jobs = [on(t, point_t, "point") for t in twice]
     once_jobs = [on(t, point_t, "point") for t in once]
     if ir_of_ref and not same:
         once_jobs += [on(t, ref_t, "reference") for t in once]
@@ -50,12 +77,12 @@ def reference_group(ref_t, tmpls):
     node; every node builds the reference anyway)."""
     jobs = []
     for tmpl in tmpls:
-        if tmpl.workload == "load":
+        if paired(tmpl):
             continue
         j = tmpl.for_target(ref_t)
         j.prefix = "ref__"
-        j.meta = {"study_point": None, "study_role": "reference",
-                  "study_commit": ref_t.commit}
+        j.meta.update({"study_point": None, "study_role": "reference",
+                       "study_commit": ref_t.commit})
         jobs.append(j)
     return ("reference",), [], [], jobs
 
@@ -70,7 +97,7 @@ def plan_groups(points, ref, tmpls, target):
         t = target(c)
         if t is not None:
             out.append(group_jobs(i, ref_t, t, tmpls))
-    if ref not in points and any(t.workload != "load" for t in tmpls):
+    if ref not in points and not all(paired(t) for t in tmpls):
         out.append(reference_group(ref_t, tmpls))
     return out
 
@@ -122,23 +149,45 @@ def run_groups(out_dir, groups, repetitions, state, index_doc, say=log, setup=No
 
 # ---------------------------------------------------- datasets and folder
 
-def study_datasets(args, load=True, ir=True, prepare=True):
-    """(the loaded dataset, the valgrind one), each None when not needed;
-    prepare False: described only (nothing generated, no sha256)."""
+def study_datasets(args, figures, prepare=True):
+    """{(workload, form): dataset} of the figures: the valgrind workloads
+    on NB generated at IR_SCALE in their form; the others on a --dataset
+    FILE of their form (a file of no known form serves any), else on NB
+    generated at --scale in their form.  prepare False: described only
+    (nothing generated, no sha256).  Raises StudyError."""
     from . import datasets as D
-    load_ds = ir_ds = None
+    out, by_label = {}, {}
     try:
-        if load and args.dataset:
-            load_ds = D.from_files(args.dataset)[0]
-        elif load:
-            load_ds = D.generated("nb", float(args.scale), "snapshot", args.seed)
-        if ir:
-            ir_ds = D.generated("nb", IR_SCALE, "snapshot", args.seed)
+        given = D.from_files(args.dataset) if args.dataset else []
+        for workload, form in workloads_of(figures):
+            if workload in ONCE:
+                ds = D.generated("nb", IR_SCALE, form, args.seed)
+            elif given:
+                ds = next((d for d in given if d["form"] in (form, "any")), None)
+                if ds is None:
+                    raise StudyError("%s reads the %s form: no --dataset FILE of that form "
+                                     "(%s)" % (",".join(f for f in figures if (
+                                         FIGURES[f].workload, FIGURES[f].form) ==
+                                         (workload, form)), form, ", ".join(
+                                         "%s: %s" % (d["label"], d["form"]) for d in given)))
+            else:
+                ds = D.generated("nb", float(args.scale), form, args.seed)
+            out[(workload, form)] = by_label.setdefault(ds["label"], ds)
         if prepare:
-            prepare_datasets(args, load_ds, ir_ds)
+            prepare_datasets(args, *by_label.values())
     except D.Error as exc:
         raise StudyError(str(exc))
-    return load_ds, ir_ds
+    return out
+
+
+def dataset_list(datasets):
+    """The distinct datasets of study_datasets()' dict, in order."""
+    return list({id(d): d for d in datasets.values()}.values())
+
+
+def figure_datasets(figures, datasets):
+    """{figure: dataset label}: what the study and its report say."""
+    return {f: datasets[(FIGURES[f].workload, FIGURES[f].form)]["label"] for f in figures}
 
 
 def prepare_datasets(args, *datasets):
@@ -197,10 +246,36 @@ def write_study(out_dir, doc):
     write_atomic(os.path.join(out_dir, STUDY), doc)
 
 
-def parse_figures(spec):
-    """The figures a comma list names (--metrics); raises StudyError."""
-    names = [x.strip() for x in (spec or "").split(",") if x.strip()] or HISTORY_FIGURES
-    bad = [x for x in names if x not in FIGURES]
-    if bad:
-        raise StudyError("--metrics %s: each one of %s" % (",".join(bad), ", ".join(FIGURES)))
-    return names
+def study_fields(figures, datasets, tmpls):
+    """What study.json says of the figures' datasets and workloads:
+    'datasets' {figure: label}, 'params' of the workloads that take any,
+    and (as studies before workloads had them) 'load_dataset', the first
+    figure's, and 'ir_dataset', the valgrind one's or None."""
+    labels = figure_datasets(figures, datasets)
+    ir = [labels[f] for f in figures if FIGURES[f].workload in ONCE]
+    return {"datasets": labels, "load_dataset": labels[figures[0]],
+            "ir_dataset": ir[0] if ir else None,
+            "params": {t.workload: t.opts for t in tmpls if t.opts}}
+
+
+def parse_figures(spec, option="--metrics"):
+    """The figures a comma list names (historymetrics); raises StudyError."""
+    try:
+        return parse(spec)
+    except UnknownFigure as exc:
+        raise StudyError("%s: %s" % (option, exc))
+
+
+def parse_params(spec):
+    """--workload-params K=V,...: monitor-storm's held and clients over
+    PARAMS; raises StudyError on another key or a value not a number."""
+    out = dict(PARAMS)
+    for item in (spec or "").split(","):
+        if not item.strip():
+            continue
+        k, _, v = item.partition("=")
+        if k.strip() not in PARAMS or not v.strip().isdigit() or not int(v):
+            raise StudyError("--workload-params %s: expected %s=N (N > 0)"
+                             % (item, "=N or ".join(sorted(PARAMS))))
+        out[k.strip()] = int(v)
+    return out

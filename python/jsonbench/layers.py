@@ -59,6 +59,7 @@ LAYERS = [
     # Analysis.
     ("jsonbench.intervals", "analysis"),
     ("jsonbench.historyfigures", "analysis"),
+    ("jsonbench.historymetrics", "analysis"),
     ("jsonbench.mannwhitney", "analysis"),
     ("jsonbench.calibration", "analysis"),
     ("jsonbench.claims", "analysis"),

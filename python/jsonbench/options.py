@@ -75,6 +75,16 @@ def no_report(ap):
     ap.add_argument("--no-report", action="store_true", help="skip report.md/report.html")
 
 
+def workload_params(ap, dest="workload_params"):
+    """--workload-params: ovs run's and history/find's (one meaning)."""
+    ap.add_argument("--workload-params", dest=dest, default="", metavar="K=V,...",
+                    help="monitor: batches (update transactions, 5), batch_rows (rows "
+                    "per transaction, 100); txn: txns (inserts per client, 1000); raft: "
+                    "entries (transactions, 100); monitor-storm: held (monitors held; "
+                    "ovs run 100, history and find 10), clients (requests sent at once; "
+                    "history and find 10, ovs run: --concurrency, 100)")
+
+
 def dataset(ap):
     ap.add_argument("--dataset", action="append", default=[], metavar="FILE",
                     help="an OVSDB file to use instead of generated ones (repeatable; "

@@ -365,7 +365,7 @@ def check_history(root, folder, md_name, problems):
         for ax, name in zip(fig.axes, [f for f in study["figures"]
                                        if any(f in p.get("figures", {})
                                               for p in study["points"])]):
-            col = next(k for k, hd in enumerate(heads) if hd.startswith(H.FIGURES[name][3]))
+            col = next(k for k, hd in enumerate(heads) if hd.startswith(H.FIGURES[name].label))
             pts = {}
             for line in ax.lines:
                 xs, ys = line.get_data()

@@ -48,11 +48,7 @@ def add_run_args(p):
                    help="monitor: ovsdb-client monitor-cond clients (10); "
                    "txn: concurrent clients (5); monitor-storm: requests "
                    "sent at once (100)")
-    p.add_argument("--workload-params", dest="workload_opts", default="", metavar="K=V,...",
-                   help="monitor: batches (update transactions, 5), batch_rows "
-                   "(rows per transaction, 100); txn: txns (inserts per client, "
-                   "1000); raft: entries (transactions, 100); monitor-storm: "
-                   "held (monitors held, 100; --concurrency: requests, 100)")
+    O.workload_params(p, dest="workload_opts")
     O.out(p, "results/<UTC stamp>-real-ovs")
     O.resume(p)
     O.as_deployed(p)

@@ -9,6 +9,7 @@ import json
 import os
 
 from ..historyfigures import FIGURES, SCALE, STUDY
+from ..historymetrics import ONCE
 
 
 def load(out_dir):
@@ -68,7 +69,7 @@ def history_figure(study):
                              sharex=True, squeeze=False)
     xs = list(range(len(pts)))
     for ax, name in zip(axes[:, 0], figs):
-        _w, _r, _f, label, unit, _how = FIGURES[name]
+        label, unit = FIGURES[name].label, FIGURES[name].unit
         k = SCALE[unit]
         px, mid, lo, hi = [], [], [], []
         for x, p in zip(xs, pts):
@@ -116,9 +117,10 @@ def history_figure(study):
     whiskers = ("95%% interval against the reference, %d repetitions" % study["repetitions"]
                 if any("low" in f for p in pts for f in p.get("figures", {}).values())
                 else "min-max of %d" % study["repetitions"])
-    fig.suptitle("real ovsdb-server over commits: %s load (median, %s), "
-                 "reference %s" % (study["load_dataset"], whiskers,
-                                   study["reference"]["label"]), fontsize=12)
+    # Two lines: a few points make a narrow chart.
+    fig.suptitle("real OVS over commits: %s\nmedian, %s; reference %s" % (
+        ", ".join(study_datasets(study)), whiskers, study["reference"]["label"]),
+        fontsize=12)
     fig.tight_layout()
     return fig
 
@@ -133,7 +135,7 @@ def find_figure(study):
     import matplotlib.pyplot as plt
     res, line = study["result"], study["line"]
     info = study.get("commits", {})
-    how = FIGURES[study["metric"]][5]
+    how = FIGURES[study["metric"]].how
     pts = sorted((int(k), f) for k, f in study["measured"].items() if f)
 
     def rel(f, key):
@@ -188,7 +190,7 @@ def find_figure(study):
     bottom = ymin - span * 0.08
     ax.set_yticks([t for t in ax.get_yticks() if bottom <= t <= ymax + span * 0.02])
     ax.set_xlabel("first-parent commits after %s" % line[0][:10], fontsize=11)
-    ax.set_ylabel("%s / good end" % FIGURES[study["metric"]][3], fontsize=11)
+    ax.set_ylabel("%s / good end" % FIGURES[study["metric"]].label, fontsize=11)
     ax.tick_params(labelsize=10)
     ax.set_title("find: %s..%s, threshold %g%%" % (study["good"], study["bad"],
                                                     study["threshold"]), fontsize=12)
@@ -224,7 +226,7 @@ def history_steps(study, threshold=STEP_PCT):
     figures' units (the table's numbers)."""
     steps = []
     for name in study["figures"]:
-        unit = FIGURES[name][4]
+        unit = FIGURES[name].unit
         if unit == "ratio":
             continue
         prev = None
@@ -248,13 +250,56 @@ def _steps_table(study):
                 % STEP_PCT, ""]
     lines = ["| figure | from | to | before | after | change |", "|---|---|---|---:|---:|---:|"]
     for name, a, b, va, vb, ch in steps:
-        unit = FIGURES[name][4]
+        unit = FIGURES[name].unit
         lines.append("| %s | %s | %s (`%s`) | %.2f %s | %.2f %s | %+.1f%% |" % (
-            FIGURES[name][3], a["label"], b["label"], b["commit"][:10], va, unit, vb, unit,
+            FIGURES[name].label, a["label"], b["label"], b["commit"][:10], va, unit, vb, unit,
             ch))
     return lines + ["", "Every move above %g%% between consecutive points; change = after / "
                     "before - 1, lower is better (CPU ratios are in the table below, not "
                     "here: they depend on the machine's load)." % STEP_PCT, ""]
+
+
+def study_datasets(study):
+    """The distinct datasets a study measured (a study from before
+    workloads named them per figure: its load dataset)."""
+    ds = study.get("datasets") or {}
+    return list(dict.fromkeys(ds.values())) or [study["load_dataset"]]
+
+
+def dataset_of(study, name):
+    """The dataset figure 'name' was measured on."""
+    ds = study.get("datasets") or {}
+    if name in ds:
+        return ds[name]
+    return study.get("ir_dataset") if FIGURES[name].workload in ONCE \
+        else study["load_dataset"]
+
+
+def _runs(study, name):
+    """How often a figure's workload ran per commit, and what it is."""
+    f = FIGURES[name]
+    if f.workload in ONCE:
+        return "`%s` (%s form) once under valgrind" % (f.workload, f.form)
+    return "`%s` (%s form) %d times" % (f.workload, f.form, study["repetitions"])
+
+
+def figures_table(study, names):
+    """How each figure was measured: its workload and form (with the
+    workload's parameters), dataset, what is read and how a point's value
+    is formed."""
+    params = study.get("params") or {}
+    lines = ["| figure | workload (form) | dataset | measured | value |",
+             "|---|---|---|---|---|"]
+    for name in names:
+        f = FIGURES[name]
+        p = params.get(f.workload)
+        lines.append("| %s (`%s`, %s) | `%s` (%s)%s | %s | %s: `%s` of `%s` | %s |" % (
+            f.label, name, f.unit, f.workload, f.form,
+            " " + " ".join("%s=%s" % kv for kv in sorted(p.items())) if p else "",
+            dataset_of(study, name), f.measured, f.field, f.row,
+            "median of the per-repetition ratios to the reference" if f.how == "ratio"
+            else "one run" if f.workload in ONCE else "median (min-max)"))
+    return lines
 
 
 def made_by(command, commit, folder):
@@ -269,14 +314,13 @@ def history_md(study, out_dir, command, charts, commit="", folder="FOLDER"):
     ref = study["reference"]
     lines = ["# Real ovsdb-server over OVS history", "",
              made_by(command, commit, folder), "", "## Steps", ""] + _steps_table(study) + ["## How it was measured", "",
-             "Each point is one OVS commit built once (build cache) and loaded "
-             "(`ovsdb-server` until it serves %s) %d times, interleaved with the "
-             "reference %s (`%s`) on the same machine; load CPU is the median of "
-             "the per-repetition ratios to the reference, RSS figures are medians "
-             "with min-max; load instructions are valgrind's count of `ovsdb-tool "
-             "query` on %s net of an empty database (one run, machine-independent)."
-             % (study["load_dataset"], study["repetitions"], ref["label"],
-                ref["commit"][:10], study.get("ir_dataset") or "(not measured)"), ""]
+             "Each point is one OVS commit built once (build cache); each workload "
+             "below runs %d times on it, interleaved with the reference %s (`%s`) on "
+             "the same machine, the valgrind one once (machine-independent).  A CPU "
+             "figure is the median of the per-repetition ratios to the reference; "
+             "the others are medians with min-max." % (
+                 study["repetitions"], ref["label"], ref["commit"][:10]), ""] + \
+        figures_table(study, study["figures"]) + [""]
     for n in study.get("notes", []):
         lines += ["Note: %s" % n, ""]
     lines += ["## Every point", ""]
@@ -284,7 +328,7 @@ def history_md(study, out_dir, command, charts, commit="", folder="FOLDER"):
         lines += ["![history](%s)" % charts[0], ""]
     else:
         lines += ["(%s)" % charts, ""]
-    head = ["point", "commit", "date"] + ["%s (%s)" % (FIGURES[f][3], FIGURES[f][4])
+    head = ["point", "commit", "date"] + ["%s (%s)" % (FIGURES[f].label, FIGURES[f].unit)
                                          for f in study["figures"]]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for p in study["points"]:
@@ -294,7 +338,7 @@ def history_md(study, out_dir, command, charts, commit="", folder="FOLDER"):
                     if "not_built" in p else "not measured (%s)" % p["not_measured"]] + \
                 [""] * (len(study["figures"]) - 1)
         else:
-            row += [_fmt(p.get("figures", {}).get(f), FIGURES[f][4])
+            row += [_fmt(p.get("figures", {}).get(f), FIGURES[f].unit)
                     for f in study["figures"]]
         lines.append("| " + " | ".join(row) + " |")
     fails = [p for p in study["points"] if "failed" in p]
@@ -344,10 +388,10 @@ def _found_table(study):
                 line[i][:10], c.get("subject", ""), v0, v1,
                 "%+.1f%%" % ch if ch is not None else "-"))
         lines += ["", "Change = after / before - 1 of %s (lower is better)." %
-                  FIGURES[study["metric"]][3], ""]
+                  FIGURES[study["metric"]].label, ""]
     elif not res.get("open"):
         lines += ["No single commit moved %s by more than %g%%." % (
-            FIGURES[study["metric"]][3], study["threshold"]), ""]
+            FIGURES[study["metric"]].label, study["threshold"]), ""]
     return lines
 
 
@@ -356,22 +400,23 @@ def find_md(study, command, out_dir, commit="", folder="FOLDER", svg=True):
     line = study["line"]
     info = study["commits"]
     metric = study["metric"]
-    unit = FIGURES[metric][4]
+    unit = FIGURES[metric].unit
     measured = study["measured"]
 
     def name(i):
         c = info.get(str(i), {})
         return "`%s` %s" % (line[i][:10], c.get("subject", ""))
 
-    lines = ["# Which commit moved %s" % FIGURES[metric][3], "",
+    lines = ["# Which commit moved %s" % FIGURES[metric].label, "",
              made_by(command, commit, folder), "", "## Result", ""] + _found_table(study) + [
              "## How it searched", "",
              "%d first-parent commits from `%s` (good) to %s (bad); each measured "
-             "commit is loaded %d times interleaved with the good end on %s; a value "
-             "is the commit's median over the good end's; an interval whose ends "
-             "differ by more than %g%% is split (%d commit(s) per round)." % (
-                 len(line) - 1, line[0][:10], study["bad"], study["repetitions"],
-                 study["load_dataset"], study["threshold"], study["parallel"]), ""]
+             "commit runs %s interleaved with the good end on %s; a value is the "
+             "commit's median over the good end's; an interval whose ends differ by "
+             "more than %g%% is split (%d commit(s) per round)." % (
+                 len(line) - 1, line[0][:10], study["bad"], _runs(study, metric),
+                 dataset_of(study, metric), study["threshold"], study["parallel"]), ""] + \
+        figures_table(study, [metric]) + [""]
     if study.get("note"):
         lines += ["Note: %s" % study["note"], ""]
     b = study["builds"]
@@ -413,7 +458,8 @@ def find_md(study, command, out_dir, commit="", folder="FOLDER", svg=True):
                 "undecided: more repetitions" if moved is None else
                 ("yes" if hi - lo > 1 else "one commit: found") if moved else "no"))
     lines += ["", "## Measurements", "",
-              "| commit | %s (%s): median (min-max) | / good |" % (FIGURES[metric][3], unit),
+              "| commit | %s (%s): median (min-max) | / good |" % (FIGURES[metric].label,
+                                                                    unit),
               "|---|---|---|"]
     for k in sorted(measured, key=int):
         f = measured[k]
