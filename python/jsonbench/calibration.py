@@ -7,6 +7,8 @@ standard library only:
   load_medians(folder)         {(dataset, variant, impl): {phase: {metric:
                                median}}} of a suite-layout results folder
   load_repetitions(folder)     the same once per repetition, in run order
+  load_samples(folder)         every repetition's values, read once; medians()
+                               and repetitions() of them are the two above
   results_for(medians, impl)   one impl's or real build's results, keyed
                                {dataset base: {variant: phases}}, with the
                                model's monitor variants of one mode renamed
@@ -124,7 +126,7 @@ RAFT_VARIANT = re.compile(r"^raft-([a-z]+)$")
 MONITOR_VARIANT = re.compile(r"^monitor-(?:([a-z][a-z-]*)-)?c(\d+)$")
 
 
-def _load_samples(folder):
+def load_samples(folder):
     """{(dataset, variant, impl): {phase: {metric: [value per repetition]}}}
     of a results folder in the suite layout, in the order the repetitions
     ran; times in s."""
@@ -159,24 +161,34 @@ def _load_samples(folder):
     return out
 
 
+def medians(samples):
+    """load_samples()'s values as {key: {phase: {metric: median}}}."""
+    return {key: {ph: {k: statistics.median(v) for k, v in m.items()}
+                  for ph, m in phases.items()}
+            for key, phases in samples.items()}
+
+
+def repetitions(samples):
+    """load_samples()'s values as {key: [{phase: {metric: value}} per
+    repetition]}, in the order they ran (as many as every metric has)."""
+    out = {}
+    for key, phases in samples.items():
+        n = min((len(v) for m in phases.values() for v in m.values()), default=0)
+        out[key] = [{ph: {k: v[i] for k, v in m.items()} for ph, m in phases.items()}
+                    for i in range(n)]
+    return out
+
+
 def load_medians(folder):
     """{(dataset, variant, impl): {phase: {metric: median}}} of a results
     folder in the suite layout (index.json + runs/*.json); times in s."""
-    return {key: {ph: {k: statistics.median(v) for k, v in m.items()}
-                  for ph, m in samples.items()}
-            for key, samples in _load_samples(folder).items()}
+    return medians(load_samples(folder))
 
 
 def load_repetitions(folder):
-    """{(dataset, variant, impl): [{phase: {metric: value}} per
-    repetition]}: load_medians()'s layout once per repetition, in the
-    order they ran, for intervals over repetitions."""
-    out = {}
-    for key, samples in _load_samples(folder).items():
-        n = min((len(v) for m in samples.values() for v in m.values()), default=0)
-        out[key] = [{ph: {k: v[i] for k, v in m.items()} for ph, m in samples.items()}
-                    for i in range(n)]
-    return out
+    """load_medians()'s layout once per repetition, in the order they ran,
+    for intervals over repetitions."""
+    return repetitions(load_samples(folder))
 
 
 def base_dataset(label):

@@ -223,6 +223,33 @@ def spread_pct(values):
     return (max(values) - min(values)) / med * 100.0 if med else None
 
 
+def _probe_exe(build_dir, exe):
+    if exe is None:
+        from .build import build_path
+        exe = os.path.join(build_path(build_dir), PROBE)
+    return exe
+
+
+def _run_probe(exe, setup, probe_args, timeout):
+    """One jsonbench-noise-probe process in 'setup': (its JSON object,
+    None) or (None, why not)."""
+    try:
+        p = subprocess.run(setup.command([exe] + list(probe_args)),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout, env=setup.environment())
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, "%s: %s" % (exe, exc)
+    if p.returncode != 0:
+        return None, "%s exited %d: %s" % (exe, p.returncode, p.stderr.strip()[-300:])
+    try:
+        r = json.loads(p.stdout)
+    except ValueError:
+        r = None
+    if not isinstance(r, dict):
+        return None, "%s printed no result: %r" % (exe, p.stdout[:200])
+    return r, None
+
+
 def noise_floor(build_dir, setup, runs=PROBE_RUNS, probe_args=(), exe=None, warmup=1):
     """This machine's process-to-process spread: 'runs' fresh processes of
     jsonbench-noise-probe (fixed memory-bound work) in 'setup', after
@@ -231,9 +258,7 @@ def noise_floor(build_dir, setup, runs=PROBE_RUNS, probe_args=(), exe=None, warm
     reporting, docs/suite.md).  Returns env.json's "noise_floor":
     spread_pct and median_s of their CPU seconds, the runs, the warm-up
     runs, the setup's name, the load average; or {"error": why}."""
-    if exe is None:
-        from .build import build_path
-        exe = os.path.join(build_path(build_dir), PROBE)
+    exe = _probe_exe(build_dir, exe)
     if not os.access(exe, os.X_OK):
         return {"error": "%s is not built (ninja -C %s)" % (exe, build_dir),
                 "setup": setup.name}
@@ -241,22 +266,14 @@ def noise_floor(build_dir, setup, runs=PROBE_RUNS, probe_args=(), exe=None, warm
     load = " ".join("%.2f" % x for x in os.getloadavg())
     t0 = time.time()
     for _ in range(warmup + runs):
+        r, error = _run_probe(exe, setup, probe_args, 300)
+        if error:
+            return {"error": error, "setup": setup.name}
         try:
-            p = subprocess.run(setup.command([exe] + list(probe_args)),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               timeout=300, env=setup.environment())
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return {"error": "%s: %s" % (exe, exc), "setup": setup.name}
-        if p.returncode != 0:
-            return {"error": "%s exited %d: %s" % (exe, p.returncode, p.stderr.strip()[-300:]),
-                    "setup": setup.name}
-        try:
-            r = json.loads(p.stdout)
             out.append({k: r[k] for k in ("cpu_s", "user_s", "sys_s", "wall_s",
                                           "minor_faults", "major_faults")})
-        except (ValueError, KeyError, TypeError):
-            return {"error": "%s printed no result: %r" % (exe, p.stdout[:200]),
-                    "setup": setup.name}
+        except KeyError:
+            return {"error": "%s printed no result: %r" % (exe, r), "setup": setup.name}
     warm, out = out[:warmup], out[warmup:]
     cpu = [r["cpu_s"] for r in out]
     return {"spread_pct": round(spread_pct(cpu), 2) if len(cpu) > 1 else None,
@@ -273,22 +290,15 @@ def memory_drift(build_dir, setup, probe_args=DRIFT_ARGS, exe=None):
     floor's "drift": spread_pct ((max - min) / median of the slices' CPU
     seconds), median_slice_s, the slices, their number and the whole
     process's seconds; or {"error": why}."""
-    if exe is None:
-        from .build import build_path
-        exe = os.path.join(build_path(build_dir), PROBE)
+    exe = _probe_exe(build_dir, exe)
     t0 = time.time()
+    r, error = _run_probe(exe, setup, probe_args, 600)
+    if error:
+        return {"error": error}
     try:
-        p = subprocess.run(setup.command([exe] + list(probe_args)), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, timeout=600,
-                           env=setup.environment())
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return {"error": "%s: %s" % (exe, exc)}
-    if p.returncode != 0:
-        return {"error": "%s exited %d: %s" % (exe, p.returncode, p.stderr.strip()[-300:])}
-    try:
-        slices = [float(x) for x in json.loads(p.stdout)["slice_cpu_s"]]
+        slices = [float(x) for x in r["slice_cpu_s"]]
     except (ValueError, KeyError, TypeError):
-        return {"error": "%s printed no slices: %r" % (exe, p.stdout[:200])}
+        return {"error": "%s printed no slices: %r" % (exe, r)}
     if len(slices) < 2:
         return {"error": "%s: %d slice(s), need 2 or more" % (exe, len(slices))}
     return {"spread_pct": round(spread_pct(slices), 2),

@@ -90,17 +90,19 @@ def real_ab(medians, chain, reps=None, paired=False):
     return "\n".join(lines)
 
 
+def _env(folder):
+    try:
+        with open(os.path.join(folder, "env.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
 def _interleaved(folders):
     """Whether the builds of 'folders' ran interleaved: one folder whose
     env.json says so."""
-    if len(folders) != 1:
-        return False
-    try:
-        with open(os.path.join(folders[0], "env.json")) as f:
-            env = json.load(f)
-    except (OSError, ValueError):
-        return False
-    return calibration.run_order(env)[0] == "interleaved"
+    return len(folders) == 1 and \
+        calibration.run_order(_env(folders[0]))[0] == "interleaved"
 
 
 def order_line(folders):
@@ -108,19 +110,15 @@ def order_line(folders):
     if len(folders) > 1:
         return ("Order: from %d folders measured apart; the time ratios "
                 "include the machine's drift between them." % len(folders))
-    try:
-        with open(os.path.join(folders[0], "env.json")) as f:
-            env = json.load(f)
-    except (OSError, ValueError):
-        env = {}
-    return "Order: %s." % calibration.run_order(env)[1]
+    return "Order: %s." % calibration.run_order(_env(folders[0]))[1]
 
 
 def main(args):
     medians, reps = {}, {}
     for folder in args.results:
-        medians.update(calibration.load_medians(folder))
-        reps.update(calibration.load_repetitions(folder))
+        samples = calibration.load_samples(folder)
+        medians.update(calibration.medians(samples))
+        reps.update(calibration.repetitions(samples))
     pairs = [tuple(p.split("=", 1)) for p in args.pair or [] if "=" in p]
     chains = [p.split(",") for p in args.pair or [] if "=" not in p]
     out = []
