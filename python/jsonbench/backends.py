@@ -33,7 +33,7 @@ import signal
 import statistics
 import subprocess
 
-from . import build, gbench, resultsdir
+from . import build, cachesim, gbench, resultsdir
 
 
 def run(cmd, cwd=None, setup=None):
@@ -193,6 +193,7 @@ _DHAT_PEAK = re.compile(r"At t-gmax:\s+([\d,]+) bytes in ([\d,]+) blocks")
 VALGRIND = {
     "cachegrind": ["--tool=cachegrind", "--cache-sim=no", "--branch-sim=no",
                    "--cachegrind-out-file=%s", "-q"],
+    "cachesim": cachesim.valgrind_args(),
     "dhat": ["--tool=dhat", "--dhat-out-file=%s"],
     "callgrind": ["--tool=callgrind", "--compress-strings=no", "--compress-pos=no",
                   "--callgrind-out-file=%s", "-q"],
@@ -235,6 +236,8 @@ class DeterministicBackend:
                   index entry's source "micro" (the report's section)
       cpu         the same, each run's summed cpu_time (timing samples)
       cachegrind  valgrind: total instructions (Ir)
+      cachesim    valgrind: instructions and simulated cache misses on a
+                  fixed geometry (jsonbench.cachesim), about 2.7x slower
       dhat        valgrind: malloc calls and peak heap bytes
       callgrind   valgrind: inclusive Ir of every bench_* function
 
@@ -283,11 +286,13 @@ class DeterministicBackend:
                        if not b["name"].endswith("/free"))
         if job.mode == "callgrind":
             return callgrind_inclusive(vg_out, "bench_")
-        if job.mode == "cachegrind":
+        if job.mode in ("cachegrind", "cachesim"):
             with open(vg_out) as f:
                 for line in f:
                     if line.startswith("summary:"):
-                        return {"instructions": int(line.split()[1])}
+                        if job.mode == "cachegrind":
+                            return {"instructions": int(line.split()[1])}
+                        return cachesim.figures(line[len("summary:"):])
             raise RuntimeError("no summary in the cachegrind output of %s" % job.opts[0])
         total, peak = _DHAT_TOTAL.search(r.stderr), _DHAT_PEAK.search(r.stderr)
         if not total or not peak:

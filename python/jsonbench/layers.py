@@ -89,6 +89,7 @@ LAYERS = [
     ("jsonbench.resultsdir", "core"),
     ("jsonbench.execute", "core"),
     ("jsonbench.backends", "core"),
+    ("jsonbench.cachesim", "core"),
     ("jsonbench.detjobs", "core"),
     ("jsonbench.study", "core"),
 ]
