@@ -43,6 +43,11 @@ def _load(prefix, form, what, ir=True):
             "load-ir", form, "load-ir/load", "instructions",
             "%sload instructions (valgrind)" % lab, "M", "value",
             _VALGRIND % ("the %s form at scale 0.01" % form))
+        out[p + "load_ll_misses"] = Figure(
+            "load-ir", form, "load-ir/load", "ll_misses",
+            "%sload last-level cache misses (valgrind)" % lab, "M", "value",
+            (_VALGRIND % ("the %s form at scale 0.01" % form))
+            + ", cache simulated on a fixed geometry (jsonbench.cachesim)")
     return out
 
 
@@ -85,7 +90,8 @@ FIGURES.update({
                                     "CPU per storm request / reference", "ratio", "ratio",
                                     "server's CPU over the N requests, over N: " + _STORM),
 })
-HISTORY_FIGURES = ["rss_after_load", "peak_rss", "load_cpu", "load_instructions"]
+HISTORY_FIGURES = ["rss_after_load", "peak_rss", "load_cpu", "load_instructions",
+                   "load_ll_misses"]
 SCALE = {"MB": 1e-6, "M": 1e-6, "ratio": 1.0}
 # Workloads run once per commit: their figures are deterministic.
 ONCE = ("load-ir",)

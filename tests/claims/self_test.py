@@ -102,6 +102,13 @@ def self_test(args):
                 "This machine's noise floor" not in md:
             log("self-test: the run measured a noise floor, the claims section lacks it")
             return 1
+        # ... and their simulated cache misses beside it.
+        no_misses = [r["id"] for r in rows if r.get("instructions")
+                     and not r["instructions"].get("ll_misses")]
+        if no_misses or "LL misses (verdict)" not in md:
+            log("self-test: simulated cache misses missing for %s"
+                % (no_misses or "every claim"))
+            return 1
         if not timed or lacking or "instructions (verdict)" not in md:
             log("self-test: instruction counts missing for %s" % (lacking or "every claim"))
             return 1

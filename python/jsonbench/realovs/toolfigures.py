@@ -63,10 +63,12 @@ def _command(tool, workload, db):
     return [tool, "compact", "__DB__", "__OUT__"]
 
 
-def jobs(name, tool, data, tmp, only=None):
+def jobs(name, tool, data, tmp, only=None, cache_sim=False):
     """The jobs (jsonbench.jobs, side "det") of one real ovsdb-tool on the
     datasets 'data' ({name: path}); job.key = (build name,
-    "<dataset>/<workload>", "full" or "base").  Every run copies its
+    "<dataset>/<workload>", "full" or "base").  With 'cache_sim' the
+    instructions come with simulated cache misses (jsonbench.cachesim:
+    d1_misses, ll_misses; valgrind about 2.7x slower).  Every run copies its
     database to the same path (backends.DeterministicBackend): a path's
     length changes the heap's layout, hence the order of OVS's
     pointer-hashed maps, which moved the dump's peak heap by 0.7% between
@@ -83,7 +85,7 @@ def jobs(name, tool, data, tmp, only=None):
         else:
             variants = (("full", data[ds], workload), ("base", empty, workload))
         for variant, src, cmd_workload in variants:
-            for vg in ("cachegrind", "dhat"):
+            for vg in ("cachesim" if cache_sim else "cachegrind", "dhat"):
                 out.append(det_job(vg, name, "%s-%s" % (workload, variant), ds, src,
                                    _command(tool, cmd_workload, src),
                                    (name, "%s/%s" % (ds, workload), variant), workload))
@@ -110,10 +112,10 @@ def build_figures(jobs, done, name):
     return out
 
 
-def measure_tool(tool, data, tmp, only=None):
+def measure_tool(tool, data, tmp, only=None, cache_sim=False):
     """{"<dataset>/<workload>:<figure>": value} of one ovsdb-tool on the
     datasets 'data' ({name: path}), its jobs run in a scratch folder in
     'tmp' (the history's load-ir workload); raises CalError when a
     run failed, detjobs.MeasureError when interrupted."""
-    todo = jobs("tool", tool, data, tmp, only)
+    todo = jobs("tool", tool, data, tmp, only, cache_sim)
     return build_figures(todo, Scratch(tmp).run([(j, 1) for j in todo]), "tool")

@@ -58,7 +58,9 @@ jsonbench.measuring):
                            ovsdb-server opens a database with) under
                            valgrind, net of an empty database of the schema
                            (realovs.toolfigures.measure_tool): instructions,
-                           malloc calls (alloc_blocks), peak heap; one
+                           simulated cache misses (d1_misses, ll_misses;
+                           jsonbench.cachesim), malloc calls
+                           (alloc_blocks), peak heap; one
                            process is enough, the counts are deterministic
                            to ~0.1% and do not depend on the machine's speed
 """
@@ -498,7 +500,7 @@ def load_ir(target, ds, opts):
         try:
             figs = measure_tool(target.path("ovsdb-tool"),
                                            {"nb": ds["path"]}, tmp,
-                                           only={"nb/load"})
+                                           only={"nb/load"}, cache_sim=True)
         except (CalError, MeasureError, OSError) as exc:
             raise RunError("%s: load under valgrind: %s" % (ds["path"], exc))
     fields = {"real_time": 0.0, "cpu_time": 0.0,

@@ -4,7 +4,7 @@ scripts/reproduce.sh only; other results folders have no claims-run.json)."""
 import os
 
 from ... import realclaims
-from ... import instructions, intervals as I
+from ... import cachesim, instructions, intervals as I
 from ...env import memory_drift_pct, noise_floor_pct
 from ...claims import (DETAIL_HEADERS, HEADERS, VERDICT_NOISE, VERDICT_OPPOSITE,
                        VERDICT_OUTSIDE, VERDICT_WITHIN, Notes, detail_rows, evaluate,
@@ -46,8 +46,13 @@ def build(ctx):
     else:
         table, heads = table_rows(rows, notes), list(HEADERS)
         if any(r.get("instructions") for r in rows):
-            table = [t[:4] + [instructions.cell(r)] + t[4:] for t, r in zip(table, rows)]
-            heads = heads[:4] + [INSTR_HEAD] + heads[4:]
+            det = [[instructions.cell(r)] for r in rows]
+            det_heads = [INSTR_HEAD]
+            if any((r.get("instructions") or {}).get("ll_misses") for r in rows):
+                det = [d + [instructions.misses_cell(r)] for d, r in zip(det, rows)]
+                det_heads.append(MISSES_HEAD)
+            table = [t[:4] + d + t[4:] for t, d in zip(table, det)]
+            heads = heads[:4] + det_heads + heads[4:]
         s.add(Table(heads, table, align=["l", "r", "r", "l"] + ["l"] * (len(heads) - 4)))
     s.para("Changes are after / before - 1 (negative: smaller or faster, except for "
            "rates).  The interval is the %.0f%% interval of the change from the "
@@ -62,6 +67,12 @@ def build(ctx):
                "so their verdict (same rules, a 1%% noise band) is always confident.  They "
                "count work, not time: a change that saves page faults or cache misses "
                "shows in the time and not here." % meta.get("instructions_scale"))
+    if any((r.get("instructions") or {}).get("ll_misses") for r in rows):
+        s.para("**LL misses**: the same runs' last-level cache misses, simulated by "
+               "cachegrind on a fixed geometry (%s; `jsonbench.cachesim`), the same on "
+               "every machine: the accesses that go to memory, the memory-bound work "
+               "that instructions do not show and that makes most of the time's noise "
+               "on a VM.  Exact as well; the same rules." % cachesim.geometry_text())
     low = [r["id"] for r in rows if r.get("below_floor")]
     if floor is not None:
         s.para("**This machine's noise floor**: %.1f%% spread (max - min over median) of "
@@ -215,6 +226,7 @@ def _change_chart(ctx, rows, real_results=None):
 
 
 INSTR_HEAD = "instructions (verdict)"
+MISSES_HEAD = "LL misses (verdict)"
 
 
 def _real_table(s, root, doc, runs, meta, rows, notes):
