@@ -92,6 +92,7 @@ condition_from_json(struct condition *cond, const struct table_schema *ts,
 
     cond->clauses = NULL;
     cond->n = 0;
+    cond->any = false;
     if (json_get_type(json) != JSON_ARRAY) {
         return xasprintf("condition must be a JSON array of clauses");
     }
@@ -126,6 +127,7 @@ condition_parse(struct condition *cond, const struct table_schema *ts,
     if (json_get_type(json) == JSON_STRING) {
         cond->clauses = NULL;
         cond->n = 0;
+        cond->any = false;
         error = xasprintf("condition is not valid JSON: %s",
                           json_string(json));
     } else {
@@ -232,6 +234,14 @@ static bool
 matches(const struct condition *cond, const struct datum *fields,
         size_t stride, const struct uuid *row_uuid)
 {
+    if (cond->any) {
+        for (size_t i = 0; i < cond->n; i++) {
+            if (clause_matches(&cond->clauses[i], fields, stride, row_uuid)) {
+                return true;
+            }
+        }
+        return !cond->n;
+    }
     for (size_t i = 0; i < cond->n; i++) {
         if (!clause_matches(&cond->clauses[i], fields, stride, row_uuid)) {
             return false;
@@ -251,6 +261,24 @@ condition_matches_at(const struct condition *cond,
                      const struct datum *fields, size_t stride)
 {
     return matches(cond, fields, stride, NULL);
+}
+
+bool
+condition_equals(const struct condition *a, const struct condition *b)
+{
+    if (a->n != b->n || a->any != b->any) {
+        return false;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        const struct clause *x = &a->clauses[i];
+        const struct clause *y = &b->clauses[i];
+        if (x->function != y->function || x->column != y->column
+            || (x->column && !datum_equals(&x->arg, &y->arg,
+                                           &x->column->type))) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void
