@@ -263,22 +263,36 @@ condition_matches_at(const struct condition *cond,
     return matches(cond, fields, stride, NULL);
 }
 
-bool
-condition_equals(const struct condition *a, const struct condition *b)
+static bool
+clause_equals(const struct clause *x, const struct clause *y)
 {
-    if (a->n != b->n || a->any != b->any) {
-        return false;
-    }
+    return (x->function == y->function && x->column == y->column
+            && (!x->column || datum_equals(&x->arg, &y->arg,
+                                           &x->column->type)));
+}
+
+/* True if every clause of 'a' is one of 'b''s.  Quadratic: a client's
+ * condition has a few clauses, one per value it wants. */
+static bool
+clauses_within(const struct condition *a, const struct condition *b)
+{
     for (size_t i = 0; i < a->n; i++) {
-        const struct clause *x = &a->clauses[i];
-        const struct clause *y = &b->clauses[i];
-        if (x->function != y->function || x->column != y->column
-            || (x->column && !datum_equals(&x->arg, &y->arg,
-                                           &x->column->type))) {
+        size_t j = 0;
+        while (j < b->n && !clause_equals(&a->clauses[i], &b->clauses[j])) {
+            j++;
+        }
+        if (j == b->n) {
             return false;
         }
     }
     return true;
+}
+
+bool
+condition_equals(const struct condition *a, const struct condition *b)
+{
+    return (a->any == b->any && clauses_within(a, b)
+            && clauses_within(b, a));
 }
 
 void

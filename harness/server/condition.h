@@ -50,8 +50,9 @@ bool condition_matches(const struct condition *, const struct row *);
  * which the server tests against each client's condition). */
 bool condition_matches_at(const struct condition *, const struct datum *fields,
                           size_t stride);
-/* True if 'a' and 'b' are the same clauses in the same order (a change
- * to an equal condition sends nothing). */
+/* True if 'a' and 'b' have the same clauses, in any order (ovsdb-server
+ * compares conditions with their clauses sorted, so a change to an equal
+ * condition sends nothing and tests no row). */
 bool condition_equals(const struct condition *a, const struct condition *b);
 void condition_destroy(struct condition *);
 

@@ -4,7 +4,9 @@ with its phases, the counters are nonzero, and the rows of the initial
 replies and of the changes (entering, leaving, tested) and the updates are
 what a count over the rows the real ovsdb-tool sees gives for the
 workload's conditions (any clause holds: one per datapath); every impl
-sends the same bytes; json-only too; an NB database is refused.
+sends the same bytes; json-only too; a condition that lists every
+datapath changes only its clauses' order, which sends nothing and tests
+no row; an NB database is refused.
 
 usage: test_cond_change.py NB SB... -- EXE...
 """
@@ -108,6 +110,9 @@ def main():
                 sizes.add((h['bytes_out'], ch['bytes_out']))
             if len(sizes) != 1:
                 fail('%s: impls sent different bytes: %s' % (db, sizes))
+        _, ch = run_model(exes[0], sbs[0], tmp, 2, 2, 1000)
+        if ch['updates'] or ch['rows_sent'] or ch['rows_tested']:
+            fail('the same datapaths in another order: %s' % ch)
         p = run([exes[0], 'monitor-cond-change', '--held', '2', nb],
                 expect_rc=1)
         if 'Port_Binding' not in p.stderr:
