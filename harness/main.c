@@ -105,6 +105,7 @@ usage(FILE *stream)
 "  --table T[,T...]\n"
 "  --condition JSON  --initial kept|per-monitor  --send sockets|print|none\n"
 "  --txns M  --entries E  --followers F  --schema FILE\n"
+"  --changes K  --datapaths W\n"
 "\nExit status: 0 on success, 1 on bad input or a failed run (the message\n"
 "names file, record and byte offset), 2 on bad usage (also an --output or\n"
 "--results that cannot be written, checked before the run).\n");
@@ -162,7 +163,7 @@ enum {
     OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_SEND, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
-    OPT_HISTORY_TRIM, OPT_SCHEMA,
+    OPT_HISTORY_TRIM, OPT_SCHEMA, OPT_CHANGES, OPT_DATAPATHS,
 };
 
 static void
@@ -187,6 +188,8 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "txns", required_argument, NULL, OPT_TXNS },
         { "entries", required_argument, NULL, OPT_ENTRIES },
         { "followers", required_argument, NULL, OPT_FOLLOWERS },
+        { "changes", required_argument, NULL, OPT_CHANGES },
+        { "datapaths", required_argument, NULL, OPT_DATAPATHS },
         { "no-sha256", no_argument, NULL, OPT_NO_SHA256 },
         { "no-heap-stats", no_argument, NULL, OPT_NO_HEAP_STATS },
         { "string-atoms", required_argument, NULL, OPT_STRING_ATOMS },
@@ -264,6 +267,12 @@ parse_options(int argc, char *argv[], struct workload_options *o)
             break;
         case OPT_FOLLOWERS:
             o->followers = parse_number("followers", optarg, 1, MAX);
+            break;
+        case OPT_CHANGES:
+            o->changes = parse_number("changes", optarg, 1, MAX);
+            break;
+        case OPT_DATAPATHS:
+            o->datapaths = parse_number("datapaths", optarg, 1, MAX);
             break;
         case OPT_NO_SHA256:
             o->no_sha256 = true;

@@ -92,6 +92,7 @@ condition_from_json(struct condition *cond, const struct table_schema *ts,
 
     cond->clauses = NULL;
     cond->n = 0;
+    cond->any = false;
     if (json_get_type(json) != JSON_ARRAY) {
         return xasprintf("condition must be a JSON array of clauses");
     }
@@ -126,6 +127,7 @@ condition_parse(struct condition *cond, const struct table_schema *ts,
     if (json_get_type(json) == JSON_STRING) {
         cond->clauses = NULL;
         cond->n = 0;
+        cond->any = false;
         error = xasprintf("condition is not valid JSON: %s",
                           json_string(json));
     } else {
@@ -232,6 +234,14 @@ static bool
 matches(const struct condition *cond, const struct datum *fields,
         size_t stride, const struct uuid *row_uuid)
 {
+    if (cond->any) {
+        for (size_t i = 0; i < cond->n; i++) {
+            if (clause_matches(&cond->clauses[i], fields, stride, row_uuid)) {
+                return true;
+            }
+        }
+        return !cond->n;
+    }
     for (size_t i = 0; i < cond->n; i++) {
         if (!clause_matches(&cond->clauses[i], fields, stride, row_uuid)) {
             return false;
@@ -251,6 +261,38 @@ condition_matches_at(const struct condition *cond,
                      const struct datum *fields, size_t stride)
 {
     return matches(cond, fields, stride, NULL);
+}
+
+static bool
+clause_equals(const struct clause *x, const struct clause *y)
+{
+    return (x->function == y->function && x->column == y->column
+            && (!x->column || datum_equals(&x->arg, &y->arg,
+                                           &x->column->type)));
+}
+
+/* True if every clause of 'a' is one of 'b''s.  Quadratic: a client's
+ * condition has a few clauses, one per value it wants. */
+static bool
+clauses_within(const struct condition *a, const struct condition *b)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        size_t j = 0;
+        while (j < b->n && !clause_equals(&a->clauses[i], &b->clauses[j])) {
+            j++;
+        }
+        if (j == b->n) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+condition_equals(const struct condition *a, const struct condition *b)
+{
+    return (a->any == b->any && clauses_within(a, b)
+            && clauses_within(b, a));
 }
 
 void

@@ -1,5 +1,7 @@
-/* Monitor conditions (RFC 7047 <condition>s as used by monitor_cond): a
- * conjunction of [column, function, value] clauses or true/false. */
+/* Conditions: [column, function, value] clauses or true/false.  A
+ * transaction's "where" (RFC 7047) holds if every clause does; monitor_cond's
+ * <condition> (ovsdb-server(7)) if any clause does, so that a client lists
+ * the values it wants one clause each. */
 #ifndef HARNESS_CONDITION_H
 #define HARNESS_CONDITION_H 1
 
@@ -27,6 +29,7 @@ struct clause {
 struct condition {
     struct clause *clauses;
     size_t n;
+    bool any;                   /* Disjunction (an empty one holds). */
 };
 
 /* Parses 'text' (a JSON array of clauses) for 'table'.  Returns NULL or a
@@ -47,6 +50,10 @@ bool condition_matches(const struct condition *, const struct row *);
  * which the server tests against each client's condition). */
 bool condition_matches_at(const struct condition *, const struct datum *fields,
                           size_t stride);
+/* True if 'a' and 'b' have the same clauses, in any order (ovsdb-server
+ * compares conditions with their clauses sorted, so a change to an equal
+ * condition sends nothing and tests no row). */
+bool condition_equals(const struct condition *a, const struct condition *b);
 void condition_destroy(struct condition *);
 
 #endif

@@ -55,6 +55,7 @@ const struct workload *const workloads[] = {
     &workload_raft,
     &workload_monitor_storm,
     &workload_convert,
+    &workload_monitor_cond_change,
 };
 const size_t n_workloads = sizeof workloads / sizeof workloads[0];
 

@@ -36,6 +36,8 @@ struct workload_options {
     int txns;
     int entries;
     int followers;
+    int changes;                /* monitor-cond-change: rounds of changes. */
+    int datapaths;              /* monitor-cond-change: per condition. */
     bool no_sha256;             /* Skip hashing the dataset (huge files). */
 };
 
@@ -61,6 +63,7 @@ extern const struct workload workload_monitor;
 extern const struct workload workload_raft;
 extern const struct workload workload_monitor_storm;
 extern const struct workload workload_convert;
+extern const struct workload workload_monitor_cond_change;
 
 extern const struct workload *const workloads[];
 extern const size_t n_workloads;

@@ -211,7 +211,7 @@ def _common(ap):
     O.ovs_retry_failed(ap)
     O.dry_run(ap)
     O.as_deployed(ap)
-    O.workload_params(ap)     # history and find: monitor-storm's held and clients
+    O.workload_params(ap)     # history and find: monitor-storm and monitor-cond-change sizes
 
 
 def main_history(argv):

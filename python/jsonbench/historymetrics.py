@@ -3,7 +3,8 @@ naming its workload on real OVS (realovs/workloads.py), the dataset form
 it runs on, the row and field it reads, its label, unit, how a point's
 value is formed and how the figure is measured.  The standalone load's
 figures keep their first names (rss_after_load, ...); a figure of another
-workload or form is named after it: cluster_*, log_*, convert_*, storm_*.
+workload or form is named after it: cluster_*, log_*, convert_*, storm_*,
+cond_* (monitor-cond-change).
 
   how "value": the point's median and spread (min..max) and its ratio to
                the reference's median in the same group
@@ -59,6 +60,8 @@ FIGURES.update(_load("log", "log", "log replay"))
 _ONLINE = "`ovsdb-client convert` against a served copy (realovs/convert.py)"
 _OFFLINE = "`ovsdb-tool convert` of a copy (realovs/convert.py)"
 _STORM = "M monitors held, then N more requested at once (realovs/storm.py)"
+_COND = ("M conditional monitors held on SB by datapath, then each changes its "
+         "condition K times (realovs/condchange.py)")
 FIGURES.update({
     "convert_peak_rss": Figure("convert", "snapshot", "convert/convert",
                                "convert_peak_rss_bytes", "online conversion peak RSS",
@@ -89,14 +92,33 @@ FIGURES.update({
                                     "cpu_per_request_ms",
                                     "CPU per storm request / reference", "ratio", "ratio",
                                     "server's CPU over the N requests, over N: " + _STORM),
+    "cond_held_rss": Figure("monitor-cond-change", "snapshot", "monitor-cond-change/held",
+                            "rss_bytes", "RSS with the conditional monitors held", "MB",
+                            "value", "server's VmRSS once M monitors are held: " + _COND),
+    "cond_rss": Figure("monitor-cond-change", "snapshot", "monitor-cond-change/change",
+                       "rss_bytes", "RSS after the condition changes", "MB", "value",
+                       "server's VmRSS after the M x K changes: " + _COND),
+    "cond_peak_rss": Figure("monitor-cond-change", "snapshot", "monitor-cond-change/change",
+                            "peak_rss_bytes", "peak RSS over the condition changes", "MB",
+                            "value", "server's VmHWM after the M x K changes: " + _COND),
+    "cond_change_cpu": Figure("monitor-cond-change", "snapshot",
+                              "monitor-cond-change/change", "cpu_per_change_ms",
+                              "CPU per condition change / reference", "ratio", "ratio",
+                              "server's CPU over the M x K changes, over M x K: " + _COND),
 })
 HISTORY_FIGURES = ["rss_after_load", "peak_rss", "load_cpu", "load_instructions",
                    "load_ll_misses"]
 SCALE = {"MB": 1e-6, "M": 1e-6, "ratio": 1.0}
+# Workloads that need a database of one kind (Datapath_Binding is SB's):
+# generated of that kind, and a --dataset FILE of another known kind is
+# not theirs.  The others run on NB.
+KINDS = {"monitor-cond-change": "sb"}
 # Workloads run once per commit: their figures are deterministic.
 ONCE = ("load-ir",)
-# monitor-storm's size in history and find (--workload-params).
-PARAMS = {"held": 10, "clients": 10}
+# The sizes of the workloads --workload-params sets in history and find:
+# a key sets it in every workload that has it (held: both).
+PARAMS = {"monitor-storm": {"held": 10, "clients": 10},
+          "monitor-cond-change": {"held": 10, "changes": 2, "datapaths": 4}}
 
 
 class UnknownFigure(ValueError):

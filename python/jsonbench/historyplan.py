@@ -9,7 +9,7 @@ results folder (through jsonbench.study, and study.json)."""
 import os
 
 from .historyfigures import FIGURES, STUDY
-from .historymetrics import ONCE, PARAMS, UnknownFigure, parse
+from .historymetrics import KINDS, ONCE, PARAMS, UnknownFigure, parse
 from .realovs.buildcache import Planned
 from .study import Study
 from .util import StudyError, log
@@ -31,7 +31,7 @@ def templates(figures, datasets, repetitions, params=None):
     for workload, form in workloads_of(figures):
         if workload not in ONCE and not repetitions:
             continue
-        opts = dict(PARAMS, **(params or {})) if workload == "monitor-storm" else {}
+        opts = dict((params or PARAMS).get(workload, {}))
         j = Job(None, workload, workload, datasets[(workload, form)], opts, side="real",
                 meta={"study_form": form})
         if j.name in names:
@@ -152,8 +152,9 @@ def run_groups(out_dir, groups, repetitions, state, index_doc, say=log, setup=No
 def study_datasets(args, figures, prepare=True):
     """{(workload, form): dataset} of the figures: the valgrind workloads
     on NB generated at IR_SCALE in their form; the others on a --dataset
-    FILE of their form (a file of no known form serves any), else on NB
-    generated at --scale in their form.  prepare False: described only
+    FILE of their form (a file of no known form serves any) and kind (a
+    workload of KINDS takes its kind or a file of no known kind), else on
+    NB (KINDS: their kind) generated at --scale in their form.  prepare False: described only
     (nothing generated, no sha256).  Raises StudyError."""
     from . import datasets as D
     out, by_label = {}, {}
@@ -163,15 +164,18 @@ def study_datasets(args, figures, prepare=True):
             if workload in ONCE:
                 ds = D.generated("nb", IR_SCALE, form, args.seed)
             elif given:
-                ds = next((d for d in given if d["form"] in (form, "any")), None)
+                ds = next((d for d in given if d["form"] in (form, "any") and (
+                    workload not in KINDS or d["kind"] in (KINDS[workload], "db"))), None)
                 if ds is None:
-                    raise StudyError("%s reads the %s form: no --dataset FILE of that form "
+                    kind = " of %s" % KINDS[workload].upper() if workload in KINDS else ""
+                    raise StudyError("%s reads the %s form%s: no --dataset FILE of that form "
                                      "(%s)" % (",".join(f for f in figures if (
                                          FIGURES[f].workload, FIGURES[f].form) ==
-                                         (workload, form)), form, ", ".join(
+                                         (workload, form)), form, kind, ", ".join(
                                          "%s: %s" % (d["label"], d["form"]) for d in given)))
             else:
-                ds = D.generated("nb", float(args.scale), form, args.seed)
+                ds = D.generated(KINDS.get(workload, "nb"), float(args.scale), form,
+                                 args.seed)
             out[(workload, form)] = by_label.setdefault(ds["label"], ds)
         if prepare:
             prepare_datasets(args, *by_label.values())
@@ -267,15 +271,20 @@ def parse_figures(spec, option="--metrics"):
 
 
 def parse_params(spec):
-    """--workload-params K=V,...: monitor-storm's held and clients over
-    PARAMS; raises StudyError on another key or a value not a number."""
-    out = dict(PARAMS)
+    """--workload-params K=V,...: the sizes of PARAMS' workloads, each key
+    set in every workload that has it ({workload: {key: N}}); raises
+    StudyError on another key or a value not a number."""
+    out = {w: dict(p) for w, p in PARAMS.items()}
+    keys = sorted({k for p in PARAMS.values() for k in p})
     for item in (spec or "").split(","):
         if not item.strip():
             continue
         k, _, v = item.partition("=")
-        if k.strip() not in PARAMS or not v.strip().isdigit() or not int(v):
+        k = k.strip()
+        if k not in keys or not v.strip().isdigit() or not int(v):
             raise StudyError("--workload-params %s: expected %s=N (N > 0)"
-                             % (item, "=N or ".join(sorted(PARAMS))))
-        out[k.strip()] = int(v)
+                             % (item, "=N or ".join(keys)))
+        for p in out.values():
+            if k in p:
+                p[k] = int(v)
     return out

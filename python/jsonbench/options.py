@@ -82,7 +82,10 @@ def workload_params(ap, dest="workload_params"):
                     "per transaction, 100); txn: txns (inserts per client, 1000); raft: "
                     "entries (transactions, 100); monitor-storm: held (monitors held; "
                     "ovs run 100, history and find 10), clients (requests sent at once; "
-                    "history and find 10, ovs run: --concurrency, 100)")
+                    "history and find 10, ovs run: --concurrency, 100); monitor-cond-change: "
+                    "held (conditional monitors; ovs run 100, history and find 10), "
+                    "changes (condition changes per client, 1), datapaths (per "
+                    "condition, 4)")
 
 
 def dataset(ap):

@@ -17,11 +17,11 @@ import tempfile
 from harnesslib import fail, run
 
 WORKLOADS = ['load', 'dump', 'compact', 'monitor', 'txn', 'raft',
-             'monitor-storm', 'convert']
+             'monitor-storm', 'convert', 'monitor-cond-change']
 OPTIONS = ['--repetitions', '--seed', '--results', '--output', '--clients',
            '--batches', '--mode', '--table', '--condition', '--txns',
            '--entries', '--followers', '--iterations', '--string-atoms',
-           '--help']
+           '--changes', '--datapaths', '--help']
 
 
 # Every numeric option with its accepted range.
@@ -29,7 +29,8 @@ NUMBERS = [('repetitions', 1, 1000), ('seed', 0, 2**63 - 1),
            ('iterations', 1, 10**8), ('clients', 1, 10**8),
            ('batches', 1, 10**8), ('batch-rows', 1, 10**8),
            ('txns', 1, 10**8), ('entries', 1, 10**8),
-           ('followers', 1, 10**8)]
+           ('followers', 1, 10**8), ('changes', 1, 10**8),
+           ('datapaths', 1, 10**8)]
 
 
 def usage_fails(exe, args, words):

@@ -10,12 +10,14 @@ that build nothing, and real loads that report the commit's figure.
                                  branch-1.0 with v1.0.1 off the line,
                                  v1.1.0 at the end
   install(repo)                  jsonbench.history builds and the real
-                                 load, load-ir, convert and monitor-storm
-                                 workloads become stand-ins: load reports
-                                 the RSS (8 MB more on a dataset of the
-                                 cluster form), convert 1.4x (online peak)
-                                 and 1.5x (offline peak) of it, the storm
-                                 its own RSS; CPU figures are noise
+                                 load, load-ir, convert, monitor-storm and
+                                 monitor-cond-change workloads become
+                                 stand-ins: load reports the RSS (8 MB more
+                                 on a dataset of the cluster form), convert
+                                 1.4x (online peak) and 1.5x (offline peak)
+                                 of it, the storm its own RSS, the condition
+                                 changes 10 MB less than the storm's (the
+                                 same step); CPU figures are noise
 
 A process started by a test (scripts/jsonbench under Slurm) gets the
 same stand-ins with tests/pylib/standin on PYTHONPATH and
@@ -146,9 +148,30 @@ def fake_storm(repo):
     return storm
 
 
+# The monitor-cond-change options each stand-in run saw.
+COND_OPTS = []
+
+
+def fake_cond_change(repo):
+    def cond_change(target, ds, opts):
+        COND_OPTS.append({k: opts.get(k) for k in ("held", "changes", "datapaths")})
+        rss = figure(repo, target, "storm") - (10 << 20) + random.randint(0, 1 << 16)
+        cpu = 5.0 + random.random()
+        n = opts["held"] * opts["changes"]
+        return [rgbench.row("monitor-cond-change/load", {"real_time": 1.0,
+                                                          "cpu_time": 1.0}),
+                rgbench.row("monitor-cond-change/held", {"real_time": 1.0, "cpu_time": 1.0,
+                                                         "rss_bytes": rss - (1 << 20)}),
+                rgbench.row("monitor-cond-change/change", {
+                    "real_time": 1.0, "cpu_time": cpu * n, "rss_bytes": rss,
+                    "peak_rss_bytes": rss + (2 << 20), "cpu_per_change_ms": cpu})]
+    return cond_change
+
+
 def install(repo):
     history.Builder = FakeBuilder
     real_workloads.load = fake_load(repo)
     real_workloads.ONCE["load-ir"] = fake_load_ir(repo)
     real_workloads.convert = fake_convert(repo)
     real_workloads.NAMED["monitor-storm"] = fake_storm(repo)
+    real_workloads.NAMED["monitor-cond-change"] = fake_cond_change(repo)

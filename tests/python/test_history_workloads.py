@@ -15,6 +15,9 @@ and one of the monitor storm's RSS at commit 31 only.
   units and how-measured table, one chart panel per figure, the steps.
 - find on convert_peak_rss names commit 23, on storm_rss commit 31: each
   reads its own figure.
+- history over the condition changes (cond_*): its rows, --workload-params
+  held, changes and datapaths reach it (and held the storm too), the
+  storm's keys are refused for it alone; find on cond_rss names commit 31.
 - A figure whose form no --dataset FILE has is refused, naming the form.
 
 usage: test_history_workloads.py BUILD_ROOT"""
@@ -56,7 +59,8 @@ def test_table():
               (f.how == "ratio") == (f.unit == "ratio"),
               "figure %s: workload, form, row, unit and how are known: %s" % (name, f))
     for name in ("cluster_rss_after_load", "log_rss_after_load", "log_load_instructions",
-                 "convert_peak_rss", "convert_cpu", "storm_rss", "storm_cpu_per_request"):
+                 "convert_peak_rss", "convert_cpu", "storm_rss", "storm_cpu_per_request",
+                 "cond_held_rss", "cond_rss", "cond_peak_rss", "cond_change_cpu"):
         check(name in FIGURES, "history and find take %s" % name)
 
 
@@ -148,8 +152,50 @@ def test_history(root, repo, ds, cluster):
         print("skip: matplotlib not installed, chart not checked")
 
 
+def test_cond_change(root, repo, ds):
+    out = os.path.join(root, "history-cond")
+    figures = ["cond_held_rss", "cond_rss", "cond_peak_rss", "cond_change_cpu", "storm_rss"]
+    standin_ovs.COND_OPTS.clear()
+    standin_ovs.STORM_OPTS.clear()
+    rc, _o, err = quiet(history.main_history, [
+        "--ovs-tree", repo, "--ovs-ref", "v1.0.0..v1.1.0:8", "--dataset", ds,
+        "--metrics", ",".join(figures), "--workload-params", "held=3,changes=2,datapaths=5",
+        "--repetitions", "2", "--out", out, "--build-dir", BUILD])
+    study = json.load(open(os.path.join(out, "study.json")))
+    pts = study["points"]
+    check(rc == 0 and len(pts) == 6 and study["figures"] == figures,
+          "history over the condition changes: 6 points (rc %d) %s" % (rc, err[-300:]))
+
+    def mb(name):
+        return [round(p["figures"][name]["median"] / (1 << 20)) for p in pts]
+    check(mb("cond_rss") == [40] * 4 + [50] * 2 and mb("cond_held_rss") == [39] * 4 + [49] * 2
+          and mb("cond_peak_rss") == [42] * 4 + [52] * 2,
+          "cond_* from their rows: %s %s %s" % (mb("cond_held_rss"), mb("cond_rss"),
+                                                mb("cond_peak_rss")))
+    f = [p["figures"]["cond_change_cpu"] for p in pts]
+    check(f[-1]["median"] == 1.0 and all(0.8 < x["median"] < 1.25 and "ratio_low" in x
+                                         for x in f),
+          "cond_change_cpu: per-repetition ratios to the reference, with intervals")
+    want = {"held": 3, "changes": 2, "datapaths": 5}
+    check(standin_ovs.COND_OPTS and all(o == want for o in standin_ovs.COND_OPTS) and
+          all(o == {"held": 3, "clients": 10} for o in standin_ovs.STORM_OPTS),
+          "--workload-params reaches the condition changes, held the storm too: %s %s"
+          % (standin_ovs.COND_OPTS[:1], standin_ovs.STORM_OPTS[:1]))
+    check(study["params"] == {"monitor-cond-change": want,
+                              "monitor-storm": {"held": 3, "clients": 10}},
+          "study.json names each workload's size: %s" % study["params"])
+    rc, _o, err = quiet(history.main_history, [
+        "--ovs-tree", repo, "--ovs-ref", "v1.1.0", "--dataset", ds, "--metrics", "cond_rss",
+        "--workload-params", "rows=3", "--out", os.path.join(root, "cp"),
+        "--build-dir", BUILD])
+    check(rc == 2 and "rows=3" in err and "changes=N" in err and "clients=N" in err,
+          "an unknown --workload-params key is refused, naming the known ones: %s"
+          % err.strip()[-200:])
+
+
 def test_find(root, repo, shas, ds):
-    for metric, step in (("convert_peak_rss", 23), ("storm_rss", standin_ovs.STORM_STEP)):
+    for metric, step in (("convert_peak_rss", 23), ("storm_rss", standin_ovs.STORM_STEP),
+                         ("cond_rss", standin_ovs.STORM_STEP)):
         out = os.path.join(root, "find-" + metric)
         rc, text, err = quiet(history.main_find, [
             "--ovs-tree", repo, "--range", "v1.0.1..v1.1.0", "--metric", metric,
@@ -197,6 +243,7 @@ def main():
             f.write("OVSDB JSON 3 0\n{}\n" * 3)     # 3 records (length with the newline)
         test_unknown(root, repo, ds)
         test_history(root, repo, ds, cluster)
+        test_cond_change(root, repo, ds)
         test_find(root, repo, shas, ds)
         test_missing_form(root, repo, ds, log)
     return check.finish("history and find over the workloads: ok")

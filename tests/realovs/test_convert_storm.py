@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""`scripts/jsonbench ovs run --workloads convert,monitor-storm` on the
-installed ovsdb-server & co., NB and SB at scale 0.01: both workloads are
-accepted, every job succeeds, the rows are there with positive memory
-figures (the online conversion's peak at least its RSS after, the
-converted file larger than the source: new version and schema), and no
-process or run dir is left.  Skips (77) without ovsdb-server.
+"""`scripts/jsonbench ovs run --workloads
+convert,monitor-storm,monitor-cond-change` on the installed ovsdb-server &
+co., NB and SB at scale 0.01: the workloads are accepted (the condition
+changes on SB only), every job succeeds, the rows are there with positive
+memory figures (the online conversion's peak at least its RSS after, the
+converted file larger than the source: new version and schema; rows
+entered and left over the condition changes, --workload-params reaching
+them), and no process or run dir is left.  Skips (77) without
+ovsdb-server.
 
 usage: test_convert_storm.py OVSDB-GEN SOURCE-ROOT
 """
@@ -23,7 +26,10 @@ GEN, ROOT = sys.argv[1], sys.argv[2]
 SCHEMA = "/usr/share/ovn/ovn-%s.ovsschema"
 ROWS = {"convert": ("convert/offline", "convert/load", "convert/convert"),
         "monitor-storm": ("monitor-storm/load", "monitor-storm/held",
-                          "monitor-storm/storm")}
+                          "monitor-storm/storm"),
+        "monitor-cond-change": ("monitor-cond-change/load",
+                                "monitor-cond-change/held",
+                                "monitor-cond-change/change")}
 
 
 def gen(tmp, kind):
@@ -51,8 +57,10 @@ def main():
         env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"),
                    PYTHONDONTWRITEBYTECODE="1", TMPDIR=tmp)
         argv = [os.path.join(ROOT, "scripts", "jsonbench"), "ovs", "run",
-                "--ovs-installed", "--workloads", "convert,monitor-storm",
-                "--concurrency", "4", "--workload-params", "held=3",
+                "--ovs-installed", "--workloads",
+                "convert,monitor-storm,monitor-cond-change",
+                "--concurrency", "4", "--workload-params",
+                "held=3,changes=2,datapaths=2",
                 "--repetitions", "1", "--out", out]
         for d in dbs:
             argv += ["--dataset", d]
@@ -90,14 +98,21 @@ def main():
                             "file_bytes"]:
                         fail("%s: %s wrote %d bytes" % (
                             e["dataset"], name, by[name]["bytes_out"]))
-            else:
+            elif e["workload"] == "monitor-storm":
                 if by["monitor-storm/storm"]["items"] != 4:
                     fail("storm: %s" % by["monitor-storm/storm"])
+            else:
+                ch = by["monitor-cond-change/change"]
+                if ch["changes"] != 6 or not ch["rows_inserted"] \
+                        or not ch["rows_deleted"]:
+                    fail("condition changes: %s" % ch)
             seen.add((e["dataset"], e["workload"]))
-        want = {(k + "-0.01", w) for k in ("nb", "sb") for w in ROWS}
+        want = {(k + "-0.01", w) for k in ("nb", "sb") for w in ROWS
+                if k == "sb" or w != "monitor-cond-change"}
         if seen != want:
             fail("ran %s, wanted %s" % (sorted(seen), sorted(want)))
-    print("ok: ovs run convert,monitor-storm on NB and SB 0.01")
+    print("ok: ovs run convert,monitor-storm on NB and SB 0.01, "
+          "monitor-cond-change on SB")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ def log(msg):
 
 
 WORKLOAD_OPTS = {"batches": 5, "batch_rows": 100, "txns": 1000, "entries": 100,
-                 "held": 100}
+                 "held": 100, "changes": 1, "datapaths": 4}
 
 
 def add_run_args(p):
@@ -113,7 +113,7 @@ def plan(workloads, datasets):
     snapshots, and load, dump and monitor on clustered files too; a dataset
     of form 'any' takes every workload.  txn has its own schema: it runs
     once, filed under the first NB dataset, as the suite files the model's
-    txn."""
+    txn.  monitor-cond-change runs on SB datasets only."""
     jobs = []
     for w in workloads:
         want = (("log",) if w == "compact"
@@ -122,6 +122,8 @@ def plan(workloads, datasets):
         mine = [ds for ds in datasets if ds["form"] in want + ("any",)]
         if w in ("txn", "raft"):
             mine = ([ds for ds in mine if ds["kind"] == "nb"] or mine)[:1]
+        if w == "monitor-cond-change":      # Datapath_Binding: SB only
+            mine = [ds for ds in mine if ds["kind"] == "sb"]
         jobs += [(w, ds) for ds in mine]
     return jobs
 
@@ -139,6 +141,8 @@ def job_opts(args, workload):
             "txn": {"clients": args.clients or 5, "txns": o["txns"]},
             "raft": {"entries": o["entries"]},
             "monitor-storm": {"held": o["held"], "clients": args.clients or 100},
+            "monitor-cond-change": {"held": o["held"], "changes": o["changes"],
+                                    "datapaths": o["datapaths"]},
             }.get(workload, {})
 
 

@@ -49,6 +49,11 @@ jsonbench.measuring):
   monitor-storm  monitor-storm/load, monitor-storm/held, monitor-storm/storm
                            M monitors held, N more requested at once
                            (realovs/storm.py)
+  monitor-cond-change  monitor-cond-change/load, monitor-cond-change/held,
+           monitor-cond-change/change
+                           M conditional monitors held on SB tables by
+                           datapath, then each changes its condition K
+                           times (realovs/condchange.py)
   convert  convert/offline, convert/load, convert/convert
                            the database converted to the schema
                            jsonbench.convertschema derives from it by
@@ -83,7 +88,7 @@ from .toolfigures import CalError, measure_tool
 
 TOOL_TIMEOUT_S = float(os.environ.get("JSONBENCH_OVS_TOOL_TIMEOUT", 1800))
 WORKLOADS = ("load", "dump", "compact", "monitor", "txn", "raft",
-             "monitor-storm", "convert")
+             "monitor-storm", "convert", "monitor-cond-change")
 RAFT_SERVERS = 3
 MONITOR_WAVE = 10          # monitor clients started at a time
 # Longest wait for every monitor client to print one batch's update.
@@ -487,6 +492,14 @@ def monitor_storm(target, ds, opts):
                                TOOL_TIMEOUT_S)
 
 
+def monitor_cond_change(target, ds, opts):
+    """M conditional monitors, then condition changes
+    (realovs/condchange.py)."""
+    from . import condchange
+    return condchange.monitor_cond_change(target, ds, opts, _served, _db_name,
+                                          _usage, TOOL_TIMEOUT_S)
+
+
 def convert(target, ds, opts):
     """Offline and online conversion (realovs/convert.py)."""
     from . import convert as conv
@@ -512,7 +525,8 @@ def load_ir(target, ds, opts):
 # Workloads measured in one process (deterministic figures).
 ONCE = {"load-ir": load_ir}
 # Workloads whose name is not their function's.
-NAMED = {"monitor-storm": monitor_storm}
+NAMED = {"monitor-storm": monitor_storm,
+         "monitor-cond-change": monitor_cond_change}
 
 
 def get(name):
