@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "measure/mem-breakdown.h"
+#include "measure/stats.h"
 #include "util.h"
 
 void
@@ -106,6 +107,27 @@ phases_last(const struct phases *p)
         }
     }
     return NULL;
+}
+
+double
+phases_last_cpu_s(const struct phases *p)
+{
+    const struct phase_result *r = phases_last(p);
+
+    return (r->end.user_s - r->start.user_s) + (r->end.sys_s
+                                                - r->start.sys_s);
+}
+
+void
+phases_cpu_counters(struct phases *p, const double *cpu_ms, size_t n)
+{
+    struct stats st;
+
+    stats_compute(&st, cpu_ms, n);
+    phases_counter(p, "iter_cpu_min_ms", st.min);
+    phases_counter(p, "iter_cpu_median_ms", st.median);
+    phases_counter(p, "iter_cpu_mean_ms", st.mean);
+    phases_counter(p, "iter_cpu_max_ms", st.max);
 }
 
 void

@@ -48,5 +48,10 @@ void phases_end(struct phases *);
 void phases_counter(struct phases *, const char *name, double value);
 /* The last phase that ended (for reading its figures), or NULL. */
 const struct phase_result *phases_last(const struct phases *);
+/* The CPU seconds (user + system) of the last phase that ended. */
+double phases_last_cpu_s(const struct phases *);
+/* Counters iter_cpu_{min,median,mean,max}_ms from the CPU milliseconds of
+ * each of 'n' iterations (requests, batches) of the current phase. */
+void phases_cpu_counters(struct phases *, const double *cpu_ms, size_t n);
 
 #endif

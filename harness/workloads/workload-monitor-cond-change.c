@@ -37,12 +37,12 @@
 #include "json.h"
 #include "measure/metrics.h"
 #include "measure/phases.h"
-#include "measure/stats.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/uuid.h"
 #include "server/condition.h"
 #include "server/db.h"
 #include "server/jsonrpc-reply.h"
+#include "server/jsonrpc-send.h"
 #include "server/monitor-changes.h"
 #include "server/monitor-cond-change.h"
 #include "shash.h"
@@ -331,22 +331,13 @@ compose_initial(struct cc *s, const struct condition *conds)
     return tu;
 }
 
-/* Serializes 'msg' (taken) as jsonrpc_send() does and writes it to client
- * 'c''s socket; returns its length. */
+/* Sends 'msg' (taken) to client 'c' (or only counts it without sockets);
+ * returns its length. */
 static size_t
 send_msg(struct cc *s, struct json *msg, int c)
 {
-    struct ds out = DS_EMPTY_INITIALIZER;
-
-    json_to_ds(msg, 0, &out);
-    json_destroy(msg);
-    size_t n = out.length;
-    if (s->send && !s->send_error) {
-        s->send_error = client_sockets_send(&s->sockets, c, out.string,
-                                            out.length);
-    }
-    ds_destroy(&out);
-    return n;
+    return jsonrpc_send_text(s->send ? &s->sockets : NULL, c, msg,
+                             &s->send_error);
 }
 
 /* Client 'c''s monitor_cond request: its monitor and initial reply.  Adds
@@ -461,26 +452,6 @@ serve_change(struct cc *s, int c, const char *text, size_t *bytes)
     return NULL;
 }
 
-static void
-cpu_counters(struct phases *p, const double *cpu_ms, size_t n)
-{
-    struct stats st;
-
-    stats_compute(&st, cpu_ms, n);
-    phases_counter(p, "iter_cpu_min_ms", st.min);
-    phases_counter(p, "iter_cpu_median_ms", st.median);
-    phases_counter(p, "iter_cpu_mean_ms", st.mean);
-    phases_counter(p, "iter_cpu_max_ms", st.max);
-}
-
-static double
-phase_cpu_s(const struct phases *p)
-{
-    const struct phase_result *r = phases_last(p);
-    return (r->end.user_s - r->start.user_s) + (r->end.sys_s
-                                                - r->start.sys_s);
-}
-
 /* Requests [first, first + n) of 'texts', request i from client i mod M,
  * each one iteration of the current phase, its CPU in 'cpu_ms'. */
 static char *
@@ -569,7 +540,7 @@ cc_run(struct phases *p, const struct workload_options *o)
     if (error) {
         goto out;
     }
-    phases_counter(p, "held_cpu_s", phase_cpu_s(p));
+    phases_counter(p, "held_cpu_s", phases_last_cpu_s(p));
     phases_counter(p, "initial_rows", s.initial_rows);
 
     phases_begin(p, "change");
@@ -579,10 +550,10 @@ cc_run(struct phases *p, const struct workload_options *o)
     if (error) {
         goto out;
     }
-    double cpu_s = phase_cpu_s(p);
+    double cpu_s = phases_last_cpu_s(p);
     phases_counter(p, "change_cpu_s", cpu_s);
     phases_counter(p, "cpu_per_change_ms", cpu_s * 1e3 / n_changes);
-    cpu_counters(p, cpu_ms, n_changes);
+    phases_cpu_counters(p, cpu_ms, n_changes);
     phases_counter(p, "clients", o->held);
     phases_counter(p, "changes", n_changes);
     phases_counter(p, "updates", s.updates);

@@ -36,12 +36,12 @@
 #include "json.h"
 #include "measure/metrics.h"
 #include "measure/phases.h"
-#include "measure/stats.h"
 #include "ovsdb/schema.h"
 #include "server/condition.h"
 #include "server/db.h"
 #include "server/hmap.h"
 #include "server/jsonrpc-reply.h"
+#include "server/jsonrpc-send.h"
 #include "server/monitor-changes.h"
 #include "shash.h"
 #include "util.h"
@@ -404,24 +404,6 @@ handle_request(struct storm *s, int c, const char *text,
     return NULL;
 }
 
-/* Serializes 'msg' (taken) as jsonrpc_send() does and writes it to client
- * 'c''s socket; returns its length. */
-static size_t
-send_reply(struct storm *s, struct json *msg, int c)
-{
-    struct ds out = DS_EMPTY_INITIALIZER;
-
-    json_to_ds(msg, 0, &out);
-    json_destroy(msg);
-    size_t n = out.length;
-    if (s->send && !s->send_error) {
-        s->send_error = client_sockets_send(&s->sockets, c, out.string,
-                                            out.length);
-    }
-    ds_destroy(&out);
-    return n;
-}
-
 /* The requests' text, as the real runner sends them. */
 static char *
 request_text(const struct workload_options *o, const char *db_name,
@@ -469,18 +451,6 @@ table_names(const struct workload_options *o, struct db *db, char ***namesp)
     return n;
 }
 
-static void
-cpu_counters(struct phases *p, const double *cpu_ms, size_t n)
-{
-    struct stats st;
-
-    stats_compute(&st, cpu_ms, n);
-    phases_counter(p, "iter_cpu_min_ms", st.min);
-    phases_counter(p, "iter_cpu_median_ms", st.median);
-    phases_counter(p, "iter_cpu_mean_ms", st.mean);
-    phases_counter(p, "iter_cpu_max_ms", st.max);
-}
-
 /* Requests [first, first + n) as one phase. */
 static char *
 serve_requests(struct phases *p, struct storm *s, char **requests,
@@ -494,20 +464,13 @@ serve_requests(struct phases *p, struct storm *s, char **requests,
         struct json *reply;
         error = handle_request(s, c, requests[c], &reply);
         if (!error) {
-            phases_bytes_out(p, send_reply(s, reply, c));
+            phases_bytes_out(p, jsonrpc_send_text(s->send ? &s->sockets : NULL,
+                                                    c, reply, &s->send_error));
             cpu_ms[c - first] = metrics_cpu_ms() - cpu0;
             phases_iteration(p, metrics_now_ms() - t0);
         }
     }
     return error;
-}
-
-static double
-phase_cpu_s(const struct phases *p)
-{
-    const struct phase_result *r = phases_last(p);
-    return (r->end.user_s - r->start.user_s) + (r->end.sys_s
-                                                - r->start.sys_s);
 }
 
 static char *
@@ -555,7 +518,7 @@ storm_run(struct phases *p, const struct workload_options *o)
     if (error) {
         goto out;
     }
-    phases_counter(p, "held_cpu_s", phase_cpu_s(p));
+    phases_counter(p, "held_cpu_s", phases_last_cpu_s(p));
     phases_counter(p, "monitors", s.monitors.n);
 
     unsigned long long composed0 = s.composed;
@@ -567,10 +530,10 @@ storm_run(struct phases *p, const struct workload_options *o)
     if (error) {
         goto out;
     }
-    double cpu_s = phase_cpu_s(p);
+    double cpu_s = phases_last_cpu_s(p);
     phases_counter(p, "storm_cpu_s", cpu_s);
     phases_counter(p, "cpu_per_request_ms", cpu_s * 1e3 / o->clients);
-    cpu_counters(p, cpu_ms, o->clients);
+    phases_cpu_counters(p, cpu_ms, o->clients);
     phases_counter(p, "clients", total);
     phases_counter(p, "monitors", s.monitors.n);
     phases_counter(p, "composed", s.composed - composed0);

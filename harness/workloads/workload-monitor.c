@@ -503,25 +503,6 @@ poll_interval_counters(struct phases *p, const double *units, size_t n)
     xfree(longs);
 }
 
-/* The CPU of each update batch (ms): the measure the real runner takes
- * of the server per batch, from its transact request until every client
- * has the batch's update (python/jsonbench/realovs/workloads.py).  Here it
- * is the whole batch: in the full model the request parsed and executed,
- * the commit and its change sets, the reply, then every client's update2
- * composed and serialized; no socket.  Counters
- * iter_cpu_{min,median,mean,max}_ms. */
-static void
-batch_cpu_counters(struct phases *p, const double *cpu_ms, size_t n)
-{
-    struct stats st;
-
-    stats_compute(&st, cpu_ms, n);
-    phases_counter(p, "iter_cpu_min_ms", st.min);
-    phases_counter(p, "iter_cpu_median_ms", st.median);
-    phases_counter(p, "iter_cpu_mean_ms", st.mean);
-    phases_counter(p, "iter_cpu_max_ms", st.max);
-}
-
 static char *
 monitor_run(struct phases *p, const struct workload_options *o)
 {
@@ -702,7 +683,13 @@ monitor_run(struct phases *p, const struct workload_options *o)
                        row_version_count() - versions_before);
     }
     poll_interval_counters(p, units, n_units);
-    batch_cpu_counters(p, batch_cpu, n_batches);
+    /* The CPU of each update batch: the measure the real runner takes of
+     * the server per batch, from its transact request until every client
+     * has the batch's update (python/jsonbench/realovs/workloads.py).  Here
+     * it is the whole batch: the request parsed and executed, the commit
+     * and its change sets, the reply, then every client's update2 composed
+     * and serialized. */
+    phases_cpu_counters(p, batch_cpu, n_batches);
     xfree(units);
     xfree(batch_cpu);
     for (int k = 0; k < o->batches; k++) {
