@@ -19,6 +19,7 @@ import time
 from . import gbench
 from . import jsonrpc
 from .proc import RunDir, RunError, snapshot
+from .storm import phase_fields
 
 DEFAULTS = {"held": 100, "changes": 1, "datapaths": 4,
             "table": "Port_Binding,Logical_Flow"}
@@ -186,16 +187,10 @@ def monitor_cond_change(target, ds, opts, served, db_name, usage, timeout):
         s2 = snapshot(srv.proc.pid)
         t2 = time.monotonic()
 
-        def phase(a, b, wall, n, nbytes):
-            f = {"real_time": wall * 1e3, "items": n, "bytes_out": nbytes}
-            f.update(usage(b, a))
-            f.update({"rss_bytes": b["rss"], "peak_rss_bytes": b["hwm"]})
-            return f
-
-        held_f = phase(s0, s1, t1 - t0, m, held_bytes)
+        held_f = phase_fields(usage, s0, s1, t1 - t0, m, held_bytes)
         held_f.update({"held_cpu_s": held_f["cpu_time"] / 1e3,
                        "initial_rows": held_counts.get("initial", 0)})
-        change_f = phase(s1, s2, t2 - t1, m * k, change_bytes)
+        change_f = phase_fields(usage, s1, s2, t2 - t1, m * k, change_bytes)
         ins, dels = counts.get("insert", 0), counts.get("delete", 0)
         change_f.update({"change_cpu_s": change_f["cpu_time"] / 1e3,
                          "cpu_per_change_ms": change_f["cpu_time"] / (m * k),

@@ -25,6 +25,16 @@ def _request(db, tables, o, c):
         db, "storm%d" % c, {t: [{"where": cond}] for t in tables}]}).encode()
 
 
+def phase_fields(usage, a, b, wall, n, nbytes):
+    """A phase's row fields: the server's CPU and faults between its
+    snapshots 'a' and 'b' ('usage': workloads._usage), its RSS and peak at
+    'b', 'wall' seconds, 'n' requests and the bytes they brought back."""
+    f = {"real_time": wall * 1e3, "items": n, "bytes_out": nbytes}
+    f.update(usage(b, a))
+    f.update({"rss_bytes": b["rss"], "peak_rss_bytes": b["hwm"]})
+    return f
+
+
 def _serve_all(path, reqs, timeout):
     """Sends every request on a socket of its own at once and reads each
     reply whole; returns the sockets (kept open: the monitors stay) and
@@ -87,15 +97,9 @@ def monitor_storm(target, ds, opts, served, db_name, usage, timeout):
         s2 = snapshot(srv.proc.pid)
         t2 = time.monotonic()
 
-        def phase(a, b, wall, n, nbytes):
-            f = {"real_time": wall * 1e3, "items": n, "bytes_out": nbytes}
-            f.update(usage(b, a))
-            f.update({"rss_bytes": b["rss"], "peak_rss_bytes": b["hwm"]})
-            return f
-
-        held_f = phase(s0, s1, t1 - t0, o["held"], held_bytes)
+        held_f = phase_fields(usage, s0, s1, t1 - t0, o["held"], held_bytes)
         held_f["held_cpu_s"] = held_f["cpu_time"] / 1e3
-        storm_f = phase(s1, s2, t2 - t1, o["clients"], storm_bytes)
+        storm_f = phase_fields(usage, s1, s2, t2 - t1, o["clients"], storm_bytes)
         storm_f.update({"storm_cpu_s": storm_f["cpu_time"] / 1e3,
                         "cpu_per_request_ms":
                         storm_f["cpu_time"] / o["clients"],
