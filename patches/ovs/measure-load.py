@@ -5,6 +5,7 @@ optionally a dump of the loaded database and an offline compaction.
 usage: measure-load.py --target NAME=BUILDDIR [--target ...]
                        --db LABEL=FILE [--db ...] [--reps N] [--settle S]
                        [--dump [LABELS]] [--compact [LABELS]] [--client PATH]
+                       [--monitors N]
                        [--parallel | --jobs N] [--out results.jsonl]
 
 Each BUILDDIR holds ovsdb/ovsdb-server and utilities/ovs-appctl (an OVS
@@ -47,6 +48,18 @@ adds:
   dump_client_peak_rss_bytes (ovsdb-client) or dump_reply_bytes (rpc)
   dump_peak_rss_bytes: the server's VmHWM after the dump
 
+--monitors N (before the dump) opens N client connections at once, each
+sending the monitor_cond request of a client that wants the whole
+database (every table, every column but _version, condition [true]) and
+then an echo, and reads each initial reply as bytes up to the echo's
+answer: the fan-out of clients connecting to a loaded server.  The
+monitors stay held until all replies are in.  It adds:
+
+  monitor_cpu_s the server's CPU over the N requests
+  monitor_wall_s, monitor_reply_bytes (all N replies)
+  monitor_rss_bytes, monitor_peak_rss_bytes: VmRSS with the monitors
+                held, and VmHWM after them
+
 The server is then stopped by its pid.  --compact [LABEL,...] runs `ovsdb-tool compact
 COPY OUT` on another fresh copy of a standalone file (a clustered database
 is compacted by its server, not offline, so it gets no compaction) and
@@ -70,6 +83,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import selectors
 import shutil
 import signal
 import socket
@@ -197,6 +211,85 @@ def rpc_dump(sock, name):
     return time.monotonic() - start, time.process_time() - cpu0, total
 
 
+def get_schema(sock):
+    """The database name and schema the server at 'sock' serves."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sock)
+    dec, buf = json.JSONDecoder(), b""
+
+    def call(method, params):
+        nonlocal buf
+        s.sendall(json.dumps({"method": method, "params": params,
+                              "id": 0}).encode())
+        while True:
+            try:
+                reply, end = dec.raw_decode(buf.decode())
+                buf = buf[end:]
+                return reply["result"]
+            except ValueError:
+                pass
+            chunk = s.recv(1 << 16)
+            if not chunk:
+                raise RuntimeError("%s: closed before %s's reply"
+                                   % (sock, method))
+            buf += chunk
+    try:
+        name = [d for d in call("list_dbs", []) if d != "_Server"][0]
+        return name, call("get_schema", [name])
+    finally:
+        s.close()
+
+
+def monitors(sock, pid, n):
+    """N monitor_cond requests of the whole database at once (see the
+    module's text)."""
+    name, schema = get_schema(sock)
+    where = {t: [{"columns": sorted(schema["tables"][t]["columns"]),
+                  "where": [True]}] for t in sorted(schema["tables"])}
+    socks, pending, total = [], {}, 0
+    sel = selectors.DefaultSelector()
+    before, start = proc_stat(pid), time.monotonic()
+    try:
+        for c in range(n):
+            marker = ("measure-load-monitor-%d" % c).encode()
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(sock)
+            s.sendall(json.dumps({"method": "monitor_cond", "id": c,
+                                  "params": [name, "m%d" % c, where]}).encode()
+                      + json.dumps({"method": "echo", "id": "e",
+                                    "params": [marker.decode()]}).encode())
+            socks.append(s)
+            pending[s] = (marker, b"")
+            sel.register(s, selectors.EVENT_READ)
+        while pending:
+            if time.monotonic() - start > 1200:
+                raise RuntimeError("monitors: %d replies missing after "
+                                   "1200 s" % len(pending))
+            for key, _ in sel.select(1):
+                s = key.fileobj
+                chunk = s.recv(1 << 20)
+                if not chunk:
+                    raise RuntimeError("%s: closed before a monitor's "
+                                       "reply" % sock)
+                total += len(chunk)
+                marker, tail = pending[s]
+                tail = tail[-len(marker):] + chunk
+                if marker in tail:
+                    del pending[s]
+                    sel.unregister(s)
+                else:
+                    pending[s] = (marker, tail)
+        wall, after = time.monotonic() - start, proc_stat(pid)
+        rss, hwm = proc_status(pid)
+    finally:
+        for s in socks:
+            s.close()
+    return {"monitor_cpu_s": round(after - before, 3),
+            "monitor_wall_s": round(wall, 3),
+            "monitor_reply_bytes": total, "monitor_rss_bytes": rss,
+            "monitor_peak_rss_bytes": hwm}
+
+
 def dump(client, tool, db, sock, pid):
     name = subprocess.run([tool, "db-name", db], capture_output=True,
                           text=True, check=True).stdout.strip()
@@ -218,7 +311,7 @@ def dump(client, tool, db, sock, pid):
     return row
 
 
-def run_one(build, db, settle, client=None):
+def run_one(build, db, settle, client=None, n_monitors=0):
     tmp = tempfile.mkdtemp(prefix="measure-load-")
     try:
         copy = os.path.join(tmp, os.path.basename(db))
@@ -257,6 +350,9 @@ def run_one(build, db, settle, client=None):
             row = {"wall_s": round(wall, 3), "cpu_s": cpu, "rss_bytes": rss,
                    "peak_rss_bytes": hwm, "heap_rss_bytes": heap,
                    "anon_rss_bytes": anon, "anon_maps_256k": big}
+            if n_monitors:
+                with DUMP_LOCK:
+                    row.update(monitors(sock, p.pid, n_monitors))
             if client:
                 tool = os.path.join(build, "ovsdb", "ovsdb-tool")
                 row.update(dump(client, tool, copy, sock, p.pid))
@@ -294,6 +390,9 @@ def main():
     ap.add_argument("--client", help="the ovsdb-client for every target "
                     "(default: each target's), or 'rpc': send the same "
                     "request from this script and read the reply as bytes")
+    ap.add_argument("--monitors", type=int, default=0, metavar="N",
+                    help="also measure N clients asking at once to monitor "
+                    "the whole loaded database (before the dump)")
     ap.add_argument("--out")
     ap.add_argument("--parallel", action="store_true",
                     help="run each dataset in all targets at once (the "
@@ -324,7 +423,8 @@ def main():
                     client = args.client or os.path.join(
                         build, "ovsdb", "ovsdb-client")
                 try:
-                    row.update(run_one(build, db, args.settle, client))
+                    row.update(run_one(build, db, args.settle, client,
+                                       args.monitors))
                     if wanted(args.compact, label) and not clustered:
                         row.update(compact(os.path.join(build, "ovsdb",
                                                         "ovsdb-tool"), db))
@@ -350,7 +450,8 @@ def main():
                     and r["dataset"] == label and "error" not in r]
             med = {k: statistics.median(r[k] for r in mine)
                    for k in ("cpu_s", "rss_bytes", "peak_rss_bytes",
-                             "dump_cpu_s", "compact_cpu_s")
+                             "monitor_cpu_s", "dump_cpu_s",
+                             "compact_cpu_s")
                    if mine and all(k in r for r in mine)}
             print("%-14s %-14s %s" % (label, name, "  ".join(
                 "%s %.0f MiB" % (k, v / 2**20) if k.endswith("bytes")
