@@ -30,14 +30,18 @@ import statistics
 METRICS = ("rss_bytes", "peak_rss_bytes", "cpu_s", "wall_s",
            "heap_rss_bytes", "anon_rss_bytes", "anon_maps_256k",
            "dump_cpu_s", "dump_peak_rss_bytes", "dump_client_cpu_s",
-           "compact_cpu_s", "compact_peak_rss_bytes")
+           "compact_cpu_s", "compact_peak_rss_bytes", "monitor_cpu_s",
+           "monitor_rss_bytes", "monitor_peak_rss_bytes")
 SHOWN = ("rss_bytes", "peak_rss_bytes", "cpu_s", "anon_maps_256k",
-         "dump_cpu_s", "compact_cpu_s", "compact_peak_rss_bytes")
+         "dump_cpu_s", "compact_cpu_s", "compact_peak_rss_bytes",
+         "monitor_cpu_s", "monitor_peak_rss_bytes")
 LABELS = {"rss_bytes": "RSS after load", "peak_rss_bytes": "peak RSS (load)",
           "cpu_s": "load CPU s", "anon_maps_256k": "anon maps >= 256 KiB",
           "dump_cpu_s": "dump server CPU s",
           "compact_cpu_s": "compact CPU s",
-          "compact_peak_rss_bytes": "compact peak RSS"}
+          "compact_peak_rss_bytes": "compact peak RSS",
+          "monitor_cpu_s": "monitor fan-out CPU s",
+          "monitor_peak_rss_bytes": "monitor fan-out peak RSS"}
 
 
 def fmt(metric, value):
