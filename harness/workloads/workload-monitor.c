@@ -553,6 +553,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
         error = e;
         goto out;
     }
+    m.cond.any = true;          /* monitor_cond's: any clause holds. */
     m.mod_column = choose_column(m.table->schema, &m.cond);
     if (!m.mod_column) {
         error = xasprintf("table %s has no scalar integer or string column "
@@ -765,7 +766,8 @@ const struct workload workload_monitor = {
             "           wait for the clients, untimed), or only composed\n"
             "           (default with json-only; counters socket_writes,\n"
             "           socket_stalls, clients_cpu_per_batch_ms),\n"
-            "           --table T (default Logical_Flow), --condition JSON\n"
+            "           --table T (default Logical_Flow), --condition JSON:\n"
+            "           a row matches if any clause holds (monitor_cond)\n"
             "           (default [[\"actions\",\"!=\",\"drop;\"]] for "
             "Logical_Flow,\n"
             "           else [true]); the real-OVS runner's monitor (the\n"
