@@ -66,13 +66,7 @@ cc_prepare(struct workload_options *o)
     if (!o->table) {
         o->table = "Port_Binding,Logical_Flow";
     }
-    if (!o->send) {
-        o->send = db_model == DB_MODEL_FULL ? "sockets" : "none";
-    }
-    if (strcmp(o->send, "sockets") && strcmp(o->send, "none")) {
-        return xasprintf("--send: \"%s\" is not sockets or none", o->send);
-    }
-    return NULL;
+    return workload_check_send(o, false);
 }
 
 static void

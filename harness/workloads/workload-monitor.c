@@ -124,15 +124,9 @@ monitor_prepare(struct workload_options *o)
         return xasprintf("--initial: \"%s\" is not kept or per-monitor",
                          o->initial);
     }
-    if (!o->send) {
-        /* The sockets are the server's, not JSON: the JSON share alone
-         * (json-only) leaves them out unless asked. */
-        o->send = db_model == DB_MODEL_FULL ? "sockets" : "none";
-    }
-    if (strcmp(o->send, "sockets") && strcmp(o->send, "print")
-        && strcmp(o->send, "none")) {
-        return xasprintf("--send: \"%s\" is not sockets, print or none",
-                         o->send);
+    char *error = workload_check_send(o, true);
+    if (error) {
+        return error;
     }
     if (!o->table) {
         o->table = "Logical_Flow";
