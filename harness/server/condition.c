@@ -263,6 +263,17 @@ condition_matches_at(const struct condition *cond,
     return matches(cond, fields, stride, NULL);
 }
 
+bool
+condition_is_true(const struct condition *cond)
+{
+    for (size_t i = 0; i < cond->n; i++) {
+        if (cond->clauses[i].function == CF_TRUE) {
+            return true;
+        }
+    }
+    return !cond->n;
+}
+
 static bool
 clause_equals(const struct clause *x, const struct clause *y)
 {

@@ -50,6 +50,11 @@ bool condition_matches(const struct condition *, const struct row *);
  * which the server tests against each client's condition). */
 bool condition_matches_at(const struct condition *, const struct datum *fields,
                           size_t stride);
+/* True if 'cond', a disjunction, holds for every row: it has no clause or
+ * a "true" one (ovsdb_condition_is_true(), whose sorted clauses put "true"
+ * first but for "false" ones).  A monitor with such conditions only is not
+ * conditional: the json cache serves it. */
+bool condition_is_true(const struct condition *);
 /* True if 'a' and 'b' have the same clauses, in any order (ovsdb-server
  * compares conditions with their clauses sorted, so a change to an equal
  * condition sends nothing and tests no row). */

@@ -23,12 +23,17 @@
  * j < min(W, n), W = --datapaths: each change drops one datapath and adds
  * the next.  On each table the clause tests the alphabetically first
  * column that refers to Datapath_Binding ("==", or "includes" for a set
- * of more than one).  Messages go to client sockets (--send sockets, the
- * full model's default; client-sockets.h).  Phases: load, held (the M
- * requests), change (the M * K changes: one iteration each, their CPU as
- * iter_cpu_*_ms and cpu_per_change_ms; rows_inserted, rows_deleted,
- * rows_tested, updates), free.  The same workload on a real server:
- * realovs/condchange.py. */
+ * of more than one); a table with a column that refers to Logical_DP_Group
+ * (Logical_Flow's logical_dp_group) also gets one clause per group, sorted
+ * by UUID, that holds one of the client's datapaths, as older
+ * ovn-controller releases ask for the flows of their datapaths' groups
+ * (newer ones ask for every flow of any group with one clause,
+ * logical_dp_group != [], which does not change).  Messages go to client
+ * sockets (--send sockets, the full model's default; client-sockets.h).
+ * Phases: load, held (the M requests), change (the M * K changes: one
+ * iteration each, their CPU as iter_cpu_*_ms and cpu_per_change_ms;
+ * rows_inserted, rows_deleted, rows_tested, updates), free.  The same
+ * workload on a real server: realovs/condchange.py. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +55,8 @@
 #include "workloads/workload.h"
 
 #define SCOPE_TABLE "Datapath_Binding"
+/* Groups of datapaths that rows may refer to instead of one datapath. */
+#define GROUP_TABLE "Logical_DP_Group"
 
 static char *
 cc_prepare(struct workload_options *o)
@@ -66,13 +73,7 @@ cc_prepare(struct workload_options *o)
     if (!o->table) {
         o->table = "Port_Binding,Logical_Flow";
     }
-    if (!o->send) {
-        o->send = db_model == DB_MODEL_FULL ? "sockets" : "none";
-    }
-    if (strcmp(o->send, "sockets") && strcmp(o->send, "none")) {
-        return xasprintf("--send: \"%s\" is not sockets or none", o->send);
-    }
-    return NULL;
+    return workload_check_send(o, false);
 }
 
 static void
@@ -82,11 +83,13 @@ cc_describe(const struct workload_options *o, struct ds *ds)
                   o->held, o->changes, o->datapaths, o->table, o->send);
 }
 
-/* A monitored table: the column its clauses test and, in the full model,
- * the kept initial change set. */
+/* A monitored table: the column its clauses test, the one its group
+ * clauses test (NULL if none) and, in the full model, the kept initial
+ * change set. */
 struct cc_table {
     struct table *table;
     const struct column_schema *column;
+    const struct column_schema *group_column;
     struct monitor_changes init;
     bool have_init;
 };
@@ -110,10 +113,18 @@ struct cc {
     struct cond_change_counts counts;
 };
 
-/* The column of 'ts' its clauses test: the alphabetically first one whose
- * key refers to SCOPE_TABLE, or NULL. */
+/* The GROUP_TABLE rows sorted by UUID and their column that lists
+ * SCOPE_TABLE rows: what a client's group clauses are chosen from. */
+struct cc_groups {
+    struct row **rows;
+    size_t n;
+    const struct column_schema *column;
+};
+
+/* The column of 'ts' its clauses on 'ref' rows test: the alphabetically
+ * first one whose key refers to 'ref', or NULL. */
 static const struct column_schema *
-scope_column(const struct table_schema *ts)
+ref_column(const struct table_schema *ts, const char *ref_table)
 {
     const struct column_schema *best = NULL;
 
@@ -121,7 +132,7 @@ scope_column(const struct table_schema *ts)
         const struct column_schema *c = ts->columns[i];
         const char *ref = c->type.key.u.uuid.ref_table_name;
         if (c->type.key.type == ATOMIC_UUID && ref
-            && !strcmp(ref, SCOPE_TABLE)
+            && !strcmp(ref, ref_table)
             && (!best || strcmp(c->name, best->name) < 0)) {
             best = c;
         }
@@ -142,7 +153,9 @@ resolve_tables(struct cc *s, const char *spec)
     for (char *name = strtok_r(copy, ",", &save); name && !error;
          name = strtok_r(NULL, ",", &save)) {
         struct table *t = db_find_table(s->db, name);
-        const struct column_schema *c = t ? scope_column(t->schema) : NULL;
+        const struct column_schema *c = (t ? ref_column(t->schema,
+                                                        SCOPE_TABLE)
+                                         : NULL);
         if (!t) {
             error = xasprintf("--table: no table \"%s\"", name);
         } else if (!c) {
@@ -150,6 +163,8 @@ resolve_tables(struct cc *s, const char *spec)
                               SCOPE_TABLE, name);
         } else {
             s->tables[s->n_tables].table = t;
+            s->tables[s->n_tables].group_column = ref_column(t->schema,
+                                                             GROUP_TABLE);
             s->tables[s->n_tables++].column = c;
         }
     }
@@ -157,16 +172,64 @@ resolve_tables(struct cc *s, const char *spec)
     return error;
 }
 
+/* Appends to 'ds' one clause on 'col' per row of 'rows' ("==", or
+ * "includes" for a set of more than one): the first after 'sep', the
+ * others after a comma. */
+static void
+put_clauses(struct ds *ds, const struct column_schema *col,
+            struct row **rows, size_t n, const char *sep)
+{
+    const char *function = col->type.n_max > 1 ? "includes" : "==";
+
+    for (size_t i = 0; i < n; i++) {
+        char uuid[UUID_LEN + 1];
+        uuid_format(&rows[i]->uuid, uuid);
+        ds_put_format(ds, "%s[\"%s\",\"%s\",[\"uuid\",\"%s\"]]",
+                      i ? "," : sep, col->name, function, uuid);
+    }
+}
+
+/* The rows of 'g' that list one of the 'n' datapaths 'dps', into 'out'
+ * (room for g->n); returns how many: the groups whose flows an older
+ * ovn-controller monitors. */
+static size_t
+local_groups(const struct cc_groups *g, struct row **dps, size_t n,
+             struct row **out)
+{
+    size_t n_out = 0;
+
+    for (size_t i = 0; i < g->n; i++) {
+        const struct datum *d = &g->rows[i]->fields[g->column->index];
+        for (size_t j = 0; j < n; j++) {
+            union atom dp = { .uuid = dps[j]->uuid };
+            if (datum_find_key(d, &dp, ATOMIC_UUID) != (unsigned int) -1) {
+                out[n_out++] = g->rows[i];
+                break;
+            }
+        }
+    }
+    return n_out;
+}
+
 /* Appends client 'c''s request for round 'round': a monitor_cond in round
  * 0, else a monitor_cond_change, its condition on every table over the
- * datapaths of the round. */
+ * datapaths of the round and, on tables that refer to groups, the groups
+ * that hold one of them. */
 static char *
 request_text(const struct cc *s, const struct workload_options *o,
-             struct row **dps, size_t n_dps, int c, int round)
+             struct row **dps, size_t n_dps, const struct cc_groups *g,
+             int c, int round)
 {
     struct ds ds = DS_EMPTY_INITIALIZER;
     size_t width = ((size_t) o->datapaths < n_dps
                     ? (size_t) o->datapaths : n_dps);
+    struct row **mine = xmalloc((width + g->n + 1) * sizeof *mine);
+    struct row **groups = mine + width;
+
+    for (size_t j = 0; j < width; j++) {
+        mine[j] = dps[((size_t) c * o->datapaths + round + j) % n_dps];
+    }
+    size_t n_groups = local_groups(g, mine, width, groups);
 
     if (!round) {
         ds_put_format(&ds, "{\"method\":\"monitor_cond\",\"params\":[\"%s\","
@@ -176,22 +239,38 @@ request_text(const struct cc *s, const struct workload_options *o,
                       "[\"cc%d\",\"cc%d\",{", c, c);
     }
     for (size_t i = 0; i < s->n_tables; i++) {
-        const struct column_schema *col = s->tables[i].column;
-        const char *function = col->type.n_max > 1 ? "includes" : "==";
+        const struct cc_table *t = &s->tables[i];
         ds_put_format(&ds, "%s\"%s\":[{\"where\":[", i ? "," : "",
-                      s->tables[i].table->schema->name);
-        for (size_t j = 0; j < width; j++) {
-            size_t k = ((size_t) c * o->datapaths + round + j) % n_dps;
-            char uuid[UUID_LEN + 1];
-            uuid_format(&dps[k]->uuid, uuid);
-            ds_put_format(&ds, "%s[\"%s\",\"%s\",[\"uuid\",\"%s\"]]",
-                          j ? "," : "", col->name, function, uuid);
+                      t->table->schema->name);
+        put_clauses(&ds, t->column, mine, width, "");
+        if (t->group_column) {
+            put_clauses(&ds, t->group_column, groups, n_groups,
+                        width ? "," : "");
         }
         ds_put_cstr(&ds, "]}]");
     }
     ds_put_format(&ds, "}],\"id\":%lld}",
                   (long long) round * s->n_clients + c);
+    xfree(mine);
     return ds_steal_cstr(&ds);
+}
+
+/* The groups in 'g', if a monitored table has group clauses and the
+ * database groups datapaths; else none. */
+static void
+load_groups(const struct cc *s, struct cc_groups *g)
+{
+    struct table *t = db_find_table(s->db, GROUP_TABLE);
+    bool wanted = false;
+
+    for (size_t i = 0; i < s->n_tables; i++) {
+        wanted |= s->tables[i].group_column != NULL;
+    }
+    g->column = t ? ref_column(t->schema, SCOPE_TABLE) : NULL;
+    if (wanted && g->column) {
+        g->rows = table_sorted_rows(t);
+        g->n = t->n_rows;
+    }
 }
 
 /* Client 'c''s requests, written first, as the clients would send them:
@@ -207,15 +286,18 @@ write_requests(const struct cc *s, const struct workload_options *o,
                          SCOPE_TABLE);
     }
     struct row **dps = table_sorted_rows(scope);
+    struct cc_groups g = { .rows = NULL };
+    load_groups(s, &g);
     size_t n = (size_t) (o->changes + 1) * o->held;
     char **texts = xcalloc(n, sizeof *texts);
     for (int r = 0; r <= o->changes; r++) {
         for (int c = 0; c < o->held; c++) {
             texts[(size_t) r * o->held + c] = request_text(s, o, dps,
                                                            scope->n_rows,
-                                                           c, r);
+                                                           &g, c, r);
         }
     }
+    xfree(g.rows);
     xfree(dps);
     *textsp = texts;
     return NULL;
@@ -598,7 +680,9 @@ const struct workload workload_monitor_cond_change = {
             "           --datapaths W datapaths per condition (default 4;\n"
             "           each change drops one and adds one), --table\n"
             "           T1,T2,... (default Port_Binding,Logical_Flow; each\n"
-            "           needs a column that refers to Datapath_Binding),\n"
+            "           needs a column that refers to Datapath_Binding;\n"
+            "           one that refers to Logical_DP_Group gets a clause\n"
+            "           per group holding one of the datapaths),\n"
             "           --send sockets|none (default sockets with the full\n"
             "           model); phases: load, held (held_cpu_s,\n"
             "           initial_rows), change (one iteration per change,\n"

@@ -69,13 +69,7 @@ storm_prepare(struct workload_options *o)
     if (!o->condition) {
         o->condition = "[true]";
     }
-    if (!o->send) {
-        o->send = db_model == DB_MODEL_FULL ? "sockets" : "none";
-    }
-    if (strcmp(o->send, "sockets") && strcmp(o->send, "none")) {
-        return xasprintf("--send: \"%s\" is not sockets or none", o->send);
-    }
-    return NULL;
+    return workload_check_send(o, false);
 }
 
 static void
@@ -99,6 +93,7 @@ struct cache_node {
     struct hmap_node node;      /* In 'json_cache', by version. */
     int version;
     struct json *json;
+    size_t n_rows;              /* Rows in 'json', counted when composed. */
 };
 
 /* ovsdb_monitor: one per distinct set of monitored tables (all columns). */
@@ -129,6 +124,7 @@ struct storm {
     bool send;
     char *send_error;
     unsigned long long cache_hits, cache_misses, composed, change_sets;
+    unsigned long long initial_rows;    /* Rows sent in initial replies. */
 };
 
 static uint32_t
@@ -196,10 +192,13 @@ dbmon_destroy(struct dbmon *m)
 }
 
 /* The <table-updates2> of the initial update for 'cl': every monitored
- * table with a row that matches its condition. */
+ * table with a row that matches its condition.  Stores its rows' count in
+ * '*n_rows'. */
 static struct json *
-compose_initial(struct storm *s, const struct storm_client *cl)
+compose_initial(struct storm *s, const struct storm_client *cl,
+                size_t *n_rows)
 {
+    *n_rows = 0;
     struct dbmon *m = cl->dbmon;
     struct json *tu = json_object_create();
 
@@ -230,6 +229,7 @@ compose_initial(struct storm *s, const struct storm_client *cl)
             xfree(all);
         }
         if (rows && !json_object_is_empty(rows)) {
+            *n_rows += shash_count(json_object(rows));
             json_object_put(tu, ts->name, rows);
         } else {
             json_destroy(rows);
@@ -243,8 +243,11 @@ compose_initial(struct storm *s, const struct storm_client *cl)
 static struct json *
 initial_update(struct storm *s, const struct storm_client *cl)
 {
+    size_t n_rows;
     if (cl->conditional) {
-        return compose_initial(s, cl);
+        struct json *tu = compose_initial(s, cl, &n_rows);
+        s->initial_rows += n_rows;
+        return tu;
     }
     struct dbmon *m = cl->dbmon;
     uint32_t h = MONITOR_VERSION_2;
@@ -253,13 +256,16 @@ initial_update(struct storm *s, const struct storm_client *cl)
         struct cache_node *c = CONTAINER_OF(n, struct cache_node, node);
         if (c->version == MONITOR_VERSION_2) {
             s->cache_hits++;
+            s->initial_rows += c->n_rows;
             return json_clone(c->json);
         }
     }
     s->cache_misses++;
-    struct json *tu = compose_initial(s, cl);
+    struct json *tu = compose_initial(s, cl, &n_rows);
     struct cache_node *c = xmalloc(sizeof *c);
     c->version = MONITOR_VERSION_2;
+    c->n_rows = n_rows;
+    s->initial_rows += n_rows;
     c->json = json_serialized_object_create(tu);
     json_destroy(tu);
     hmap_insert(&m->json_cache, &c->node, h);
@@ -379,10 +385,8 @@ handle_request(struct storm *s, int c, const char *text,
                 }
                 break;
             }
-            for (size_t j = 0; j < cl->conds[i].n; j++) {
-                cl->conditional |= cl->conds[i].clauses[j].function
-                                   != CF_TRUE;
-            }
+            cl->conds[i].any = true;    /* monitor_cond's semantics. */
+            cl->conditional |= !condition_is_true(&cl->conds[i]);
         }
     }
     xfree(wheres);
@@ -523,6 +527,7 @@ storm_run(struct phases *p, const struct workload_options *o)
 
     unsigned long long composed0 = s.composed;
     unsigned long long hits0 = s.cache_hits;
+    unsigned long long rows0 = s.initial_rows;
     phases_begin(p, "storm");
     error = serve_requests(p, &s, requests, o->held, o->clients, cpu_ms);
     phases_items(p, o->clients);
@@ -538,6 +543,7 @@ storm_run(struct phases *p, const struct workload_options *o)
     phases_counter(p, "monitors", s.monitors.n);
     phases_counter(p, "composed", s.composed - composed0);
     phases_counter(p, "cache_hits", s.cache_hits - hits0);
+    phases_counter(p, "initial_rows", s.initial_rows - rows0);
     phases_counter(p, "initial_change_sets", s.change_sets);
     if (s.send) {
         phases_counter(p, "socket_writes", s.sockets.writes);
@@ -594,7 +600,8 @@ const struct workload workload_monitor_storm = {
             "           Logical_Switch_Port without it), --mode all|one:\n"
             "           every request monitors every table (one monitor,\n"
             "           default) or request c table c mod n (n monitors),\n"
-            "           --condition JSON for every table (default [true]:\n"
+            "           --condition JSON for every table, a row matching if\n"
+            "           any clause holds (monitor_cond; default [true]:\n"
             "           the json cache serves all but the first request;\n"
             "           with a condition each reply is composed for its\n"
             "           client), --send sockets|none (default sockets with\n"
@@ -602,7 +609,8 @@ const struct workload workload_monitor_storm = {
             "           monitors), storm (one iteration per request,\n"
             "           storm_cpu_s, cpu_per_request_ms, iter_cpu_{min,\n"
             "           median,mean,max}_ms, monitors, composed,\n"
-            "           cache_hits, initial_change_sets), free\n",
+            "           cache_hits, initial_change_sets, initial_rows),\n"
+            "           free\n",
     .needs_dataset = true,
     .prepare = storm_prepare,
     .describe = storm_describe,

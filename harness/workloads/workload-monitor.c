@@ -124,15 +124,9 @@ monitor_prepare(struct workload_options *o)
         return xasprintf("--initial: \"%s\" is not kept or per-monitor",
                          o->initial);
     }
-    if (!o->send) {
-        /* The sockets are the server's, not JSON: the JSON share alone
-         * (json-only) leaves them out unless asked. */
-        o->send = db_model == DB_MODEL_FULL ? "sockets" : "none";
-    }
-    if (strcmp(o->send, "sockets") && strcmp(o->send, "print")
-        && strcmp(o->send, "none")) {
-        return xasprintf("--send: \"%s\" is not sockets, print or none",
-                         o->send);
+    char *error = workload_check_send(o, true);
+    if (error) {
+        return error;
     }
     if (!o->table) {
         o->table = "Logical_Flow";
@@ -553,6 +547,7 @@ monitor_run(struct phases *p, const struct workload_options *o)
         error = e;
         goto out;
     }
+    m.cond.any = true;          /* monitor_cond's: any clause holds. */
     m.mod_column = choose_column(m.table->schema, &m.cond);
     if (!m.mod_column) {
         error = xasprintf("table %s has no scalar integer or string column "
@@ -765,7 +760,8 @@ const struct workload workload_monitor = {
             "           wait for the clients, untimed), or only composed\n"
             "           (default with json-only; counters socket_writes,\n"
             "           socket_stalls, clients_cpu_per_batch_ms),\n"
-            "           --table T (default Logical_Flow), --condition JSON\n"
+            "           --table T (default Logical_Flow), --condition JSON:\n"
+            "           a row matches if any clause holds (monitor_cond)\n"
             "           (default [[\"actions\",\"!=\",\"drop;\"]] for "
             "Logical_Flow,\n"
             "           else [true]); the real-OVS runner's monitor (the\n"

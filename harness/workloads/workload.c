@@ -46,6 +46,22 @@ impl_has_feature(const char *feature)
     return false;
 }
 
+char *
+workload_check_send(struct workload_options *o, bool allow_print)
+{
+    if (!o->send) {
+        o->send = db_model == DB_MODEL_FULL ? "sockets" : "none";
+    }
+    if (!strcmp(o->send, "sockets") || !strcmp(o->send, "none")
+        || (allow_print && !strcmp(o->send, "print"))) {
+        return NULL;
+    }
+    return (allow_print
+            ? xasprintf("--send: \"%s\" is not sockets, print or none",
+                        o->send)
+            : xasprintf("--send: \"%s\" is not sockets or none", o->send));
+}
+
 const struct workload *const workloads[] = {
     &workload_load,
     &workload_dump,

@@ -69,6 +69,13 @@ extern const struct workload *const workloads[];
 extern const size_t n_workloads;
 const struct workload *workload_find(const char *name);
 
+/* --send of the monitor workloads: fills in its default (sockets with the
+ * full model, none with json-only, whose JSON share leaves the server's
+ * sockets out unless asked) and checks it is sockets or none, or print
+ * where 'allow_print' (a workload whose clients can print).  Returns NULL
+ * or a malloc'd error. */
+char *workload_check_send(struct workload_options *, bool allow_print);
+
 struct db;
 struct db_load_stats;
 

@@ -129,6 +129,13 @@ def main():
         (['load', '--repetitions', '0', db], '--repetitions'),
         (['monitor', '--mode', 'sideways', db], '--mode'),
         (['raft', '--mode', 'cache', db], '--mode'),
+        # --send: print only where the clients can print (monitor).
+        (['monitor', '--send', 'pigeons', db],
+         '"pigeons" is not sockets, print or none'),
+        (['monitor-storm', '--send', 'print', db],
+         '"print" is not sockets or none'),
+        (['monitor-cond-change', '--send', 'print', db],
+         '"print" is not sockets or none'),
         (['convert', db], '--schema'),
         (['convert', '--schema', db, '--mode', 'inplace', db], '--mode'),
         (['load', '--no-such-option', db], 'option'),

@@ -3,7 +3,8 @@
 with its phases, the counters are nonzero, and the rows of the initial
 replies and of the changes (entering, leaving, tested) and the updates are
 what a count over the rows the real ovsdb-tool sees gives for the
-workload's conditions (any clause holds: one per datapath); every impl
+workload's conditions (any clause holds: one per datapath and, on
+Logical_Flow, one per Logical_DP_Group that holds one of them); every impl
 sends the same bytes; json-only too; a condition that lists every
 datapath changes only its clauses' order, which sends nothing and tests
 no row; an NB database is refused.
@@ -21,6 +22,8 @@ PHASES = ['load', 'held', 'change', 'free']
 # that refers to Datapath_Binding, "==" on these (none is a larger set).
 TABLES = [('Port_Binding', 'datapath', '=='),
           ('Logical_Flow', 'logical_datapath', '==')]
+# The tables' columns that refer to Logical_DP_Group ("==").
+GROUP_COLUMNS = {'Logical_Flow': 'logical_dp_group'}
 
 
 def uuids(value):
@@ -38,22 +41,32 @@ def matches(row, column, function, wanted):
 
 def expected(db, held, changes, width):
     """The counters a direct count over the database gives."""
-    rows = query_all(db, ['Datapath_Binding'] + [t for t, _, _ in TABLES])
+    rows = query_all(db, ['Datapath_Binding', 'Logical_DP_Group']
+                     + [t for t, _, _ in TABLES])
     dps = sorted(rows['Datapath_Binding'])
     n = len(dps)
     if n <= width:
         fail('%s: %d datapaths, the test needs more than %d' % (db, n, width))
+    groups = {g: uuids(row['datapaths'])
+              for g, row in rows['Logical_DP_Group'].items()}
 
     def wanted(c, r):
         return {dps[(c * width + r + j) % n] for j in range(min(width, n))}
+
+    def holds(t, col, fn, row, c, r):
+        mine = wanted(c, r)
+        group = GROUP_COLUMNS.get(t)
+        return (matches(row, col, fn, mine)
+                or (group is not None and matches(
+                    row, group, '==',
+                    {g for g, members in groups.items() if members & mine})))
 
     def count(c, r, prev=None):
         total = 0
         for t, col, fn in TABLES:
             for row in rows[t].values():
-                now = matches(row, col, fn, wanted(c, r))
-                was = prev is not None and matches(row, col, fn,
-                                                   wanted(c, prev))
+                now = holds(t, col, fn, row, c, r)
+                was = prev is not None and holds(t, col, fn, row, c, prev)
                 total += now and not was
         return total
     out = {'initial_rows': sum(count(c, 0) for c in range(held)),

@@ -3,7 +3,8 @@
 (realovs/condchange.py): the phases are there, and the real server sends
 the rows the model sends for the same conditions: the initial replies'
 rows, the updates, the rows that enter ("insert") and leave ("delete"),
-and the same bytes but for key order (so within 1%).  Three sizes: one
+and the same bytes but for key order (so within 1%), Logical_Flow's
+clauses on the datapaths' Logical_DP_Group rows included.  Three sizes: one
 datapath per condition (each change replaces it), three (one goes, one
 comes, any clause holds), and every datapath (a change reorders the
 clauses only: nothing is sent).  Skips (77) without ovsdb-server.

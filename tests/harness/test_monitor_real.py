@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The monitor workload's messages against the installed ovsdb-server,
-value by value, NB and SB, in every mode (tree, tree-cache, cache, direct)
+value by value, NB and SB (one condition of two clauses, which a row
+matches if either holds), in every mode (tree, tree-cache, cache, direct)
 of both models (full, json-only).
 
 The model's transcript (--output: initial replies, transact replies,
@@ -31,7 +32,10 @@ CLIENTS, BATCHES, ROWS = 2, 3, 4
 MODES = ['tree', 'tree-cache', 'cache', 'direct']
 MODELS = ['full', 'json-only']
 CASES = [('nb', 'Logical_Switch_Port', '[true]'),
-         ('sb', 'Logical_Flow', '[["actions","!=","drop;"]]')]
+         ('sb', 'Logical_Flow', '[["actions","!=","drop;"]]'),
+         # Rows that match one clause only: any clause holds.
+         ('sb', 'Logical_Flow',
+          '[["pipeline","==","egress"],["table_id","==",0]]')]
 
 
 class Rpc:
@@ -199,13 +203,14 @@ def check(exe, kind, db, table, cond, tmp):
         dbname = rpc.reply(i)['result'][0]
         i = rpc.send('get_schema', [dbname])
         cols = sorted(rpc.reply(i)['result']['tables'][table]['columns'])
-        where = json.loads(cond)
-        where = [] if where == [True] else where
-        i = rpc.send('transact', [dbname, {'op': 'select', 'table': table,
-                                           'where': where,
-                                           'columns': ['_uuid']}])
-        matching = sorted(r['_uuid'][1]
-                          for r in rpc.reply(i)['result'][0]['rows'])
+        # A select's "where" holds if every clause does, a monitor
+        # condition if any does: one select per clause.
+        i = rpc.send('transact', [dbname] + [
+            {'op': 'select', 'table': table,
+             'where': [] if clause is True else [clause],
+             'columns': ['_uuid']} for clause in json.loads(cond)])
+        matching = sorted({r['_uuid'][1] for res in rpc.reply(i)['result']
+                           for r in res['rows']})
         per_batch = min(ROWS, len(matching))
         stride = max(1, len(matching) // per_batch)
 
@@ -279,8 +284,8 @@ def main():
         sys.exit(77)
     dbs = {'nb': nb, 'sb': sb}
     with tempfile.TemporaryDirectory() as tmp:
-        for kind, table, cond in CASES:
-            sub = os.path.join(tmp, kind)
+        for n, (kind, table, cond) in enumerate(CASES):
+            sub = os.path.join(tmp, '%s%d' % (kind, n))
             os.mkdir(sub)
             check(exe, kind, dbs[kind], table, cond, sub)
 

@@ -9,7 +9,11 @@ are the model's (harness/workloads/workload-monitor-cond-change.c): the
 condition of client c in round r lists the Datapath_Binding rows, sorted
 by UUID, at (c * W + r + j) mod n for j < min(W, n), one clause each, on
 the alphabetically first column of each table that refers to
-Datapath_Binding ("==", or "includes" for a set of more than one)."""
+Datapath_Binding ("==", or "includes" for a set of more than one); on a
+table with a column that refers to Logical_DP_Group (Logical_Flow's
+logical_dp_group), one clause more per group, sorted by UUID, that holds
+one of those datapaths, as older ovn-controller releases ask (newer ones
+ask for every flow of any group: logical_dp_group != [])."""
 
 import json
 import selectors
@@ -24,16 +28,18 @@ from .storm import phase_fields
 DEFAULTS = {"held": 100, "changes": 1, "datapaths": 4,
             "table": "Port_Binding,Logical_Flow"}
 SCOPE_TABLE = "Datapath_Binding"
+GROUP_TABLE = "Logical_DP_Group"
 
 
-def scope_column(table_schema):
-    """(column, function) a table's clauses test, or None."""
+def scope_column(table_schema, ref_table=SCOPE_TABLE):
+    """(column, function) a table's clauses on 'ref_table' rows test, or
+    None."""
     cols = []
     for name, col in table_schema["columns"].items():
         t = col["type"]
         key = t.get("key") if isinstance(t, dict) else None
         if isinstance(key, dict) and key.get("type") == "uuid" \
-                and key.get("refTable") == SCOPE_TABLE:
+                and key.get("refTable") == ref_table:
             n_max = t.get("max", 1)
             cols.append((name, "includes" if n_max == "unlimited" or n_max > 1
                          else "=="))
@@ -51,11 +57,24 @@ def where(column, function, uuids):
     return [[column, function, ["uuid", u]] for u in uuids]
 
 
-def request(db, tables, dps, o, c, r):
+def local_groups(groups, mine):
+    """The UUIDs of the groups ([(uuid, datapath UUIDs)], sorted) that hold
+    one of the datapaths 'mine'."""
+    mine = set(mine)
+    return [g for g, members in groups if mine & members]
+
+
+def request(db, tables, dps, groups, o, c, r):
     """Client c's request of round r (0: monitor_cond), as the model
-    writes it."""
-    reqs = {t: [{"where": where(col, fn, datapaths(dps, o, c, r))}]
-            for t, (col, fn) in tables}
+    writes it; 'tables' [(table, (column, function), group (column,
+    function) or None)]."""
+    mine = datapaths(dps, o, c, r)
+    reqs = {}
+    for t, (col, fn), group in tables:
+        w = where(col, fn, mine)
+        if group:
+            w += where(group[0], group[1], local_groups(groups, mine))
+        reqs[t] = [{"where": w}]
     rid = r * o["held"] + c
     if r == 0:
         msg = {"method": "monitor_cond", "params": [db, "cc%d" % c, reqs],
@@ -140,16 +159,45 @@ def _round(conns, reqs, timeout, counts):
     return total
 
 
+def _groups(c, db, schema, tables):
+    """[(uuid, set of datapath UUIDs)] of the Logical_DP_Group rows,
+    sorted, if a monitored table has group clauses; else []."""
+    ts = schema["tables"].get(GROUP_TABLE)
+    sc = scope_column(ts) if ts else None
+    if not sc or not any(group for _, _, group in tables):
+        return []
+    rows = c.transact(db, {"op": "select", "table": GROUP_TABLE,
+                           "where": [], "columns": ["_uuid", sc[0]]})
+    out = []
+    for row in rows[0]["rows"]:
+        v = row[sc[0]]
+        members = v[1] if v[0] == "set" else [v]
+        out.append((row["_uuid"][1], {m[1] for m in members}))
+    return sorted(out)
+
+
 def _dataset_scope(path, db, o):
-    """The monitored tables with their (column, function), and the
-    Datapath_Binding UUIDs sorted, read from the served database."""
+    """The monitored tables with their (column, function) and group
+    (column, function) or None, the Datapath_Binding UUIDs sorted, and the
+    groups (_groups()), read from the served database."""
     c = jsonrpc.Client(path)
     try:
         schema = c.request("get_schema", [db])
         rows = c.transact(db, {"op": "select", "table": SCOPE_TABLE,
                                "where": [], "columns": ["_uuid"]})[0]["rows"]
+        tables = _tables(schema, o)
+        groups = _groups(c, db, schema, tables)
     finally:
         c.close()
+    dps = sorted(r["_uuid"][1] for r in rows)
+    if not dps:
+        raise RunError("monitor-cond-change needs rows in %s" % SCOPE_TABLE)
+    return tables, dps, groups
+
+
+def _tables(schema, o):
+    """[(table, (column, function), group (column, function) or None)] of
+    --table."""
     tables = []
     for t in o["table"].split(","):
         if t not in schema["tables"]:
@@ -158,11 +206,9 @@ def _dataset_scope(path, db, o):
         if not sc:
             raise RunError("monitor-cond-change: %s has no column that "
                            "refers to %s" % (t, SCOPE_TABLE))
-        tables.append((t, sc))
-    dps = sorted(r["_uuid"][1] for r in rows)
-    if not dps:
-        raise RunError("monitor-cond-change needs rows in %s" % SCOPE_TABLE)
-    return tables, dps
+        tables.append((t, sc, scope_column(schema["tables"][t],
+                                           GROUP_TABLE)))
+    return tables
 
 
 def monitor_cond_change(target, ds, opts, served, db_name, usage, timeout):
@@ -171,9 +217,9 @@ def monitor_cond_change(target, ds, opts, served, db_name, usage, timeout):
     with RunDir(setup=opts.get("setup")) as rd:
         srv, _, load_fields = served(target, rd, ds)
         db = db_name(target, srv.db)
-        tables, dps = _dataset_scope(srv.sock, db, o)
+        tables, dps, groups = _dataset_scope(srv.sock, db, o)
         m, k = o["held"], o["changes"]
-        reqs = [[request(db, tables, dps, o, c, r) for c in range(m)]
+        reqs = [[request(db, tables, dps, groups, o, c, r) for c in range(m)]
                 for r in range(k + 1)]
         conns = [_Conn(srv.sock) for _ in range(m)]
         held_counts, counts = {}, {}

@@ -217,29 +217,41 @@ def _batch_ops(o, uuids, k, start, per_batch, stride):
             for i in range(per_batch)]
 
 
+def condition_selects(table, condition):
+    """The selects whose rows together are those a monitor condition
+    (JSON text) matches: one per clause, since a monitor condition holds
+    if any clause does and a select's "where" if every clause does."""
+    ops = []
+    clauses = json.loads(condition)
+    for clause in clauses or [True]:
+        if clause is not False:
+            ops.append({"op": "select", "table": table,
+                        "where": [] if clause is True else [clause],
+                        "columns": ["_uuid"]})
+    return ops
+
+
 def monitor(target, ds, opts):
     """The model's monitor workload on a real server.  Phases as the
     model's: initial = the N clients' connections and initial replies;
     updates = K transact requests on one connection (the runner's own
     client, as the model parses one request per batch) and the update2
-    notifications they cause.  The select that finds the matching rows
-    runs before both, outside cpu_after_load_s (= initial + updates)."""
+    notifications they cause.  The selects that find the matching rows
+    (condition_selects()) run before both, outside cpu_after_load_s
+    (= initial + updates)."""
     o = dict(MONITOR_DEFAULTS, **opts)
     with RunDir(setup=opts.get("setup")) as rd:
         srv, _, load_fields = _served(target, rd, ds)
         db = _db_name(target, srv.db)
 
-        where = [json.loads(o["condition"])[0]] \
-            if o["condition"] != "[true]" else []
         client = jsonrpc.Client(srv.sock)
         try:
-            reply = client.transact(db, {
-                "op": "select", "table": o["table"], "where": where,
-                "columns": ["_uuid"]})
+            reply = client.transact(db, *condition_selects(o["table"],
+                                                           o["condition"]))
         except (jsonrpc.JsonRpcError, OSError) as e:
             client.close()
             raise RunError("%s: select: %s" % (ds["path"], e))
-        uuids = sorted(r["_uuid"][1] for r in reply[0]["rows"])
+        uuids = sorted({r["_uuid"][1] for res in reply for r in res["rows"]})
         if not uuids:
             client.close()
             raise RunError("%s: no %s row matches %s"
