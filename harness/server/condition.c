@@ -86,13 +86,14 @@ parse_clause(struct clause *cl, const struct table_schema *ts,
 
 char *
 condition_from_json(struct condition *cond, const struct table_schema *ts,
-                    const struct json *json, bool allow_uuid)
+                    const struct json *json, enum condition_kind kind)
 {
+    bool allow_uuid = kind == CONDITION_WHERE;
     char *error = NULL;
 
     cond->clauses = NULL;
     cond->n = 0;
-    cond->any = false;
+    cond->any = kind == CONDITION_MONITOR;
     if (json_get_type(json) != JSON_ARRAY) {
         return xasprintf("condition must be a JSON array of clauses");
     }
@@ -127,11 +128,11 @@ condition_parse(struct condition *cond, const struct table_schema *ts,
     if (json_get_type(json) == JSON_STRING) {
         cond->clauses = NULL;
         cond->n = 0;
-        cond->any = false;
+        cond->any = true;
         error = xasprintf("condition is not valid JSON: %s",
                           json_string(json));
     } else {
-        error = condition_from_json(cond, ts, json, false);
+        error = condition_from_json(cond, ts, json, CONDITION_MONITOR);
     }
     json_destroy(json);
     return error;

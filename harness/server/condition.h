@@ -32,15 +32,23 @@ struct condition {
     bool any;                   /* Disjunction (an empty one holds). */
 };
 
-/* Parses 'text' (a JSON array of clauses) for 'table'.  Returns NULL or a
- * malloc'd error. */
+/* What a condition is for, which decides how it reads. */
+enum condition_kind {
+    /* A transaction's "where": every clause must hold, and clauses may
+     * also test the row's "_uuid" (== and != only); tested on rows only
+     * (condition_matches()). */
+    CONDITION_WHERE,
+    /* A monitor_cond <condition>: any clause holds (an empty one holds). */
+    CONDITION_MONITOR,
+};
+
+/* Parses 'text' (a JSON array of clauses) for 'table' as a monitor
+ * condition.  Returns NULL or a malloc'd error. */
 char *condition_parse(struct condition *, const struct table_schema *,
                       const char *text);
-/* The same from parsed JSON.  With 'allow_uuid', clauses may also test the
- * row's "_uuid" (== and != only), as a transaction's "where" does; such a
- * condition is tested on rows only (condition_matches()). */
+/* Parses 'json' (an array of clauses) for 'table' as 'kind'. */
 char *condition_from_json(struct condition *, const struct table_schema *,
-                          const struct json *, bool allow_uuid);
+                          const struct json *, enum condition_kind);
 /* The UUID of a clause ["_uuid", "==", U] of 'cond', or NULL: the query's
  * way to its one row through the table's hash map. */
 const struct uuid *condition_uuid_eq(const struct condition *);

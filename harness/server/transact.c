@@ -88,7 +88,7 @@ parse_update(struct db *db, const struct json *op, struct update_op *u)
     if (!where) {
         return xstrdup("no \"where\"");
     }
-    error = condition_from_json(&u->where, ts, where, true);
+    error = condition_from_json(&u->where, ts, where, CONDITION_WHERE);
     if (error) {
         char *e = xasprintf("\"where\": %s", error);
         xfree(error);

@@ -348,7 +348,7 @@ parse_request(const struct cc *s, const char *text, const char *method,
             error = xasprintf("table %s: no \"where\"", ts->name);
             break;
         }
-        error = condition_from_json(&conds[i], ts, where, false);
+        error = condition_from_json(&conds[i], ts, where, CONDITION_MONITOR);
         if (error) {
             char *e = xasprintf("table %s: %s", ts->name, error);
             xfree(error);
@@ -356,7 +356,6 @@ parse_request(const struct cc *s, const char *text, const char *method,
             given[i] = false;
             break;
         }
-        conds[i].any = true;        /* monitor_cond's semantics. */
     }
     if (!error && shash_count(json_object(reqs)) != s->n_tables) {
         error = xasprintf("the request's tables are not the monitored ones");

@@ -373,7 +373,8 @@ handle_request(struct storm *s, int c, const char *text,
     for (size_t i = 0; i < m->n_tables && !error; i++) {
         const struct table_schema *ts = m->tables[i].table->schema;
         if (wheres[i]) {
-            error = condition_from_json(&cl->conds[i], ts, wheres[i], false);
+            error = condition_from_json(&cl->conds[i], ts, wheres[i],
+                                        CONDITION_MONITOR);
             if (error) {
                 char *e = xasprintf("request %d: table %s: %s", c, ts->name,
                                     error);
@@ -385,7 +386,6 @@ handle_request(struct storm *s, int c, const char *text,
                 }
                 break;
             }
-            cl->conds[i].any = true;    /* monitor_cond's semantics. */
             cl->conditional |= !condition_is_true(&cl->conds[i]);
         }
     }

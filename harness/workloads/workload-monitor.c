@@ -547,7 +547,6 @@ monitor_run(struct phases *p, const struct workload_options *o)
         error = e;
         goto out;
     }
-    m.cond.any = true;          /* monitor_cond's: any clause holds. */
     m.mod_column = choose_column(m.table->schema, &m.cond);
     if (!m.mod_column) {
         error = xasprintf("table %s has no scalar integer or string column "
