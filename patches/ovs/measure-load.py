@@ -171,46 +171,6 @@ def compact(tool, db):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def rpc_dump(sock, name):
-    """Asks the server what `ovsdb-client dump` asks (every column but
-    _version of every table), then an echo, and reads the replies as bytes
-    up to the echo's: (wall s, CPU s of this process, reply bytes)."""
-    start, cpu0 = time.monotonic(), time.process_time()
-    marker = ("measure-load-end-%d-%d" % (os.getpid(), time.time_ns())).encode()
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(sock)
-    s.sendall(json.dumps({"method": "get_schema", "params": [name],
-                          "id": 0}).encode())
-    buf, schema = b"", None
-    while schema is None:
-        chunk = s.recv(1 << 16)
-        if not chunk:
-            raise RuntimeError("%s: closed before the schema" % sock)
-        buf += chunk
-        try:
-            schema = json.loads(buf)["result"]
-        except ValueError:
-            pass
-    ops = [{"op": "select", "table": t, "where": [],
-            "columns": ["_uuid"] + sorted(schema["tables"][t]["columns"])}
-           for t in sorted(schema["tables"])]
-    s.sendall(json.dumps({"method": "transact", "params": [name] + ops,
-                          "id": 1}).encode()
-              + json.dumps({"method": "echo", "params": [marker.decode()],
-                            "id": 2}).encode())
-    total, tail = 0, b""
-    while True:
-        chunk = s.recv(1 << 20)
-        if not chunk:
-            raise RuntimeError("%s: closed before the dump's end" % sock)
-        total += len(chunk)
-        tail = tail[-len(marker):] + chunk
-        if marker in tail:
-            break
-    s.close()
-    return time.monotonic() - start, time.process_time() - cpu0, total
-
-
 def get_schema(sock):
     """The database name and schema the server at 'sock' serves."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -238,6 +198,35 @@ def get_schema(sock):
         return name, call("get_schema", [name])
     finally:
         s.close()
+
+
+def rpc_dump(sock, name):
+    """Asks the server what `ovsdb-client dump` asks (every column but
+    _version of every table), then an echo, and reads the replies as bytes
+    up to the echo's: (wall s, CPU s of this process, reply bytes)."""
+    start, cpu0 = time.monotonic(), time.process_time()
+    marker = ("measure-load-end-%d-%d" % (os.getpid(), time.time_ns())).encode()
+    schema = get_schema(sock)[1]
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sock)
+    ops = [{"op": "select", "table": t, "where": [],
+            "columns": ["_uuid"] + sorted(schema["tables"][t]["columns"])}
+           for t in sorted(schema["tables"])]
+    s.sendall(json.dumps({"method": "transact", "params": [name] + ops,
+                          "id": 1}).encode()
+              + json.dumps({"method": "echo", "params": [marker.decode()],
+                            "id": 2}).encode())
+    total, tail = 0, b""
+    while True:
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            raise RuntimeError("%s: closed before the dump's end" % sock)
+        total += len(chunk)
+        tail = tail[-len(marker):] + chunk
+        if marker in tail:
+            break
+    s.close()
+    return time.monotonic() - start, time.process_time() - cpu0, total
 
 
 def monitors(sock, pid, n):
