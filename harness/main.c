@@ -92,6 +92,18 @@ usage(FILE *stream)
 "                    where ovsdb-server's load CPU is read, after its\n"
 "                    first allocations past read_db() (docs/model.md);\n"
 "                    read-db: right after the last record is applied\n"
+"  --datum-copy lazy|deep\n"
+"                    full model: lazy (default, OVS >= 3.0, 485ac63d1): a\n"
+"                    copied datum shares its atoms and a reference count;\n"
+"                    deep (OVS 2.17): a copy copies the atoms, and datums\n"
+"                    have no reference count pointer\n"
+"  --ref-columns refs|all\n"
+"                    full model: the columns the commit checks for\n"
+"                    references; refs (default, OVS >= 3.3, 6f11d9daa and\n"
+"                    d51d4f42d, backported to 3.0.6, 3.1.4, 3.2.2): those\n"
+"                    that can hold them; all (before): every column of a\n"
+"                    changed row, _uuid and _version too, each copied and\n"
+"                    unshared (with lazy copies, a count per datum stays)\n"
 "  --history-trim each|end\n"
 "                    full model, clustered files: when the transaction\n"
 "                    history is trimmed while loading; each (default):\n"
@@ -163,7 +175,7 @@ enum {
     OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_SEND, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
-    OPT_HISTORY_TRIM, OPT_SCHEMA, OPT_CHANGES, OPT_DATAPATHS,
+    OPT_HISTORY_TRIM, OPT_DATUM_COPY, OPT_REF_COLUMNS, OPT_SCHEMA, OPT_CHANGES, OPT_DATAPATHS,
 };
 
 static void
@@ -198,6 +210,8 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "row-uuids", required_argument, NULL, OPT_ROW_UUIDS },
         { "load-boundary", required_argument, NULL, OPT_LOAD_BOUNDARY },
         { "history-trim", required_argument, NULL, OPT_HISTORY_TRIM },
+        { "datum-copy", required_argument, NULL, OPT_DATUM_COPY },
+        { "ref-columns", required_argument, NULL, OPT_REF_COLUMNS },
         { "mem-breakdown", no_argument, NULL, OPT_MEM_BREAKDOWN },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
@@ -303,6 +317,13 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         case OPT_HISTORY_TRIM:
             history_trim = parse_choice("history-trim", optarg,
                                         history_trim_names);
+            break;
+        case OPT_DATUM_COPY:
+            datum_copy = parse_choice("datum-copy", optarg, datum_copy_names);
+            break;
+        case OPT_REF_COLUMNS:
+            ref_columns = parse_choice("ref-columns", optarg,
+                                       ref_columns_names);
             break;
         case OPT_LOAD_BOUNDARY:
             load_boundary = parse_choice("load-boundary", optarg,
@@ -442,6 +463,13 @@ main(int argc, char *argv[])
     if (history_trim != HISTORY_TRIM_EACH) {
         ds_put_format(&params, " history_trim=%s",
                       history_trim_names[history_trim]);
+    }
+    if (datum_copy != DATUM_COPY_LAZY) {
+        ds_put_format(&params, " datum_copy=%s", datum_copy_names[datum_copy]);
+    }
+    if (ref_columns != REF_COLUMNS_REFS) {
+        ds_put_format(&params, " ref_columns=%s",
+                      ref_columns_names[ref_columns]);
     }
     if (load_boundary != LOAD_BOUNDARY_FIRST_ANSWER) {
         ds_put_format(&params, " load_boundary=%s",

@@ -12,9 +12,13 @@
 #include "util.h"
 
 enum db_model db_model = DB_MODEL_FULL;
+enum datum_copy datum_copy = DATUM_COPY_LAZY;
+enum ref_columns ref_columns = REF_COLUMNS_REFS;
 size_t n_weak_refs;
 
 const char *const db_model_names[2] = { "full", "json-only" };
+const char *const datum_copy_names[2] = { "lazy", "deep" };
+const char *const ref_columns_names[2] = { "refs", "all" };
 
 struct db *
 db_create(struct db_schema *schema)
@@ -148,7 +152,7 @@ row_alloc(const struct table_schema *ts)
     struct row *r;
 
     if (db_model == DB_MODEL_FULL) {
-        size_t tail = (ts->n_columns * sizeof(unsigned int *)
+        size_t tail = (row_n_refcnts(ts) * sizeof(unsigned int *)
                        + ts->n_indexes * sizeof(struct hmap_node));
         size_t size = sizeof(struct row_ovs) + fields + tail;
         if (!row_uuid_datums) {
@@ -169,7 +173,8 @@ row_alloc(const struct table_schema *ts)
             ro->version_key = (union atom *) (void *) ((char *) r + fields
                                                        + tail);
         }
-        memset(row_refcnts(r, ts), 0, ts->n_columns * sizeof(unsigned int *));
+        memset(row_refcnts(r, ts), 0,
+               row_n_refcnts(ts) * sizeof(unsigned int *));
     } else {
         r = xmalloc(fields);
     }
@@ -202,7 +207,7 @@ void
 row_field_release(struct row *r, const struct table_schema *ts,
                   unsigned int i)
 {
-    if (db_model == DB_MODEL_FULL) {
+    if (db_model == DB_MODEL_FULL && datum_copy == DATUM_COPY_LAZY) {
         unsigned int **refcnt = &row_refcnts(r, ts)[i];
         if (*refcnt) {
             /* Shared: the last copy released frees the atoms. */
@@ -221,6 +226,13 @@ void
 row_field_share(struct row *r, const struct table_schema *ts, unsigned int i,
                 struct datum *dst, unsigned int **refcnt)
 {
+    if (datum_copy == DATUM_COPY_DEEP) {
+        enum xalloc_category old = xalloc_category_set(XALLOC_MODEL);
+        datum_clone(dst, &r->fields[i], &ts->columns[i]->type);
+        xalloc_category_set(old);
+        *refcnt = NULL;
+        return;
+    }
     unsigned int **rc = &row_refcnts(r, ts)[i];
     if (!*rc) {
         *rc = xmalloc_as(XALLOC_MODEL, sizeof **rc);
@@ -235,7 +247,9 @@ void
 shared_datum_release(struct datum *d, unsigned int *refcnt,
                      const struct ovsdb_type *t)
 {
-    if (!--*refcnt) {
+    if (!refcnt) {
+        datum_destroy(d, t);    /* DATUM_COPY_DEEP: a copy of its own. */
+    } else if (!--*refcnt) {
         xfree(refcnt);
         datum_destroy(d, t);
     }
@@ -246,7 +260,7 @@ void
 row_field_unshare(struct row *r, const struct table_schema *ts,
                   unsigned int i)
 {
-    if (db_model != DB_MODEL_FULL) {
+    if (db_model != DB_MODEL_FULL || datum_copy == DATUM_COPY_DEEP) {
         return;
     }
     unsigned int **refcnt = &row_refcnts(r, ts)[i];
@@ -310,6 +324,10 @@ row_destroy(struct row *r, const struct table_schema *ts)
             weak_ref_destroy(CONTAINER_OF(node, struct weak_ref, dst_node));
         }
         hmap_destroy(&ro->dst_refs);
+        for (unsigned int i = ts->n_columns; i < row_n_refcnts(ts); i++) {
+            /* The counts of _uuid and _version, with REF_COLUMNS_ALL. */
+            xfree(row_refcnts(r, ts)[i]);
+        }
         if (row_uuid_datums) {
             xfree(ro->uuid_key);
             xfree(ro->version_key);
@@ -367,7 +385,9 @@ row_clone_datums(const struct row *src_, const struct table_schema *ts)
     row_ovs(r)->table = row_ovs(src)->table;
     copy_uuid_datums(r, src);
     for (unsigned int i = 0; i < ts->n_columns; i++) {
-        row_field_share(src, ts, i, &r->fields[i], &refcnts[i]);
+        unsigned int *unused;
+        row_field_share(src, ts, i, &r->fields[i],
+                        datum_copy == DATUM_COPY_LAZY ? &refcnts[i] : &unused);
     }
     return r;
 }

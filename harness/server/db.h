@@ -120,6 +120,35 @@ row_version(const struct row *r)
  * changed one (update_version()); json-only keeps none. */
 void row_new_version(struct row *r);
 
+/* Full model: how a datum is copied.  LAZY (the default, OVS since 3.0,
+ * 485ac63d1): a copy shares the atoms and counts its sharers, so every
+ * datum has room for a pointer to that count; DEEP (OVS 2.17 and before):
+ * a copy copies the atoms, and datums have no such pointer. */
+enum datum_copy { DATUM_COPY_LAZY, DATUM_COPY_DEEP };
+extern enum datum_copy datum_copy;
+extern const char *const datum_copy_names[2];  /* By enum datum_copy. */
+
+/* Full model: the columns the commit looks at for references.  REFS (the
+ * default, OVS since 6f11d9daa and d51d4f42d: 3.3, 3.2.2, 3.1.4, 3.0.6):
+ * only those that can hold them; ALL (before): every column of every
+ * changed row, _uuid and _version included, each one copied as "added"
+ * (with DATUM_COPY_LAZY that gives each datum a count that stays) and
+ * unshared before a subtraction of nothing. */
+enum ref_columns { REF_COLUMNS_REFS, REF_COLUMNS_ALL };
+extern enum ref_columns ref_columns;
+extern const char *const ref_columns_names[2];  /* By enum ref_columns. */
+
+/* Reference count pointers after a full-model row's fields: one per column
+ * with DATUM_COPY_LAZY, and with REF_COLUMNS_ALL two more (slots n_columns
+ * and n_columns + 1) for the _uuid and _version datums, which OVS counts
+ * too; none with DATUM_COPY_DEEP. */
+static inline unsigned int
+row_n_refcnts(const struct table_schema *ts)
+{
+    return (datum_copy == DATUM_COPY_DEEP ? 0
+            : ts->n_columns + (ref_columns == REF_COLUMNS_ALL ? 2 : 0));
+}
+
 static inline unsigned int **
 row_refcnts(const struct row *r, const struct table_schema *ts)
 {
@@ -131,7 +160,7 @@ row_index_node(const struct row *r, const struct table_schema *ts,
                unsigned int i)
 {
     return (struct hmap_node *) (void *) (row_refcnts(r, ts)
-                                          + ts->n_columns) + i;
+                                          + row_n_refcnts(ts)) + i;
 }
 
 static inline struct row *
@@ -139,7 +168,8 @@ row_from_index_node(const struct hmap_node *node,
                     const struct table_schema *ts, unsigned int i)
 {
     struct hmap_node *first = (struct hmap_node *) node - i;
-    unsigned int **refcnts = (unsigned int **) (void *) first - ts->n_columns;
+    unsigned int **refcnts = ((unsigned int **) (void *) first
+                              - row_n_refcnts(ts));
     return (struct row *) (void *) ((char *) refcnts
                                     - offsetof(struct row, fields)
                                     - ts->n_columns * sizeof(struct datum));
@@ -216,7 +246,8 @@ void row_field_release(struct row *, const struct table_schema *,
                        unsigned int i);
 /* Full model: '*dst' shares column 'i' of 'row' (its reference count,
  * allocated on first share, goes to '*refcnt'), as ovsdb_datum_clone()
- * does for a monitor's change set; shared_datum_release() drops it. */
+ * does for a monitor's change set; shared_datum_release() drops it.  With
+ * DATUM_COPY_DEEP '*dst' is a copy and '*refcnt' NULL. */
 void row_field_share(struct row *, const struct table_schema *,
                      unsigned int i, struct datum *dst,
                      unsigned int **refcnt);

@@ -403,7 +403,9 @@ update_row_ref_count(struct txn *txn, struct txn_row *tr)
     for (unsigned int i = 0; i < ts->n_columns; i++) {
         const struct column_schema *c = ts->columns[i];
         char *error = NULL;
-        if (!bit_is_set(tr->changed, i) || !column_has_refs(c, REF_STRONG)) {
+        if (!bit_is_set(tr->changed, i)
+            || (ref_columns == REF_COLUMNS_REFS
+                && !column_has_refs(c, REF_STRONG))) {
             continue;
         }
         if (tr->old && !tr->new) {
@@ -707,6 +709,32 @@ remove_keys(struct row *row, const struct table_schema *ts, unsigned int i,
     d->n = n;
 }
 
+/* A datum's reference count, allocated by its first lazy copy. */
+static void
+keep_refcnt(unsigned int **refcnt)
+{
+    if (!*refcnt) {
+        *refcnt = xmalloc_as(XALLOC_MODEL, sizeof **refcnt);
+        **refcnt = 1;
+    }
+}
+
+/* OVS copies the whole datum of an inserted row's column as "added", then
+ * drops the copy: with DATUM_COPY_LAZY that gives the datum a reference
+ * count, which stays; with DATUM_COPY_DEEP it copies the atoms. */
+static void
+copy_as_added(struct row *row, const struct table_schema *ts, unsigned int i)
+{
+    if (datum_copy == DATUM_COPY_DEEP) {
+        const struct ovsdb_type *t = &ts->columns[i]->type;
+        struct datum added;
+        datum_clone(&added, &row->fields[i], t);
+        datum_destroy(&added, t);
+    } else {
+        keep_refcnt(&row_refcnts(row, ts)[i]);
+    }
+}
+
 /* Weak references of column 'i' of 'tr''s new row: elements pointing to
  * rows this transaction deletes go, references for added elements are
  * created (dangling ones removed from the datum), and removed elements'
@@ -736,25 +764,23 @@ assess_column(struct txn *txn, struct txn_row *tr,
     remove_keys(tr->new, ts, i, &gone);
     xfree(gone.keys);
     xfree(gone.values);
+    if (ref_columns == REF_COLUMNS_ALL) {
+        /* OVS subtracted 'gone' even when empty, which unshares. */
+        row_field_unshare(tr->new, ts, i);
+    }
 
     struct changes ch;
     memset(&ch, 0, sizeof ch);
-    if (d->n != orig_n || bit_is_set(tr->changed, i)) {
+    if (d->n != orig_n || bit_is_set(tr->changed, i)
+        || ref_columns == REF_COLUMNS_ALL) {
         if (tr->old) {
             walk_changes(txn, tr, c, &tr->old->fields[i], d,
                          collect_changes_cb, &ch);
         } else {
-            /* OVS clones the whole datum as "added", which gives
-             * it a reference count. */
-            unsigned int **refcnt = &row_refcnts(tr->new, ts)[i];
-            if (!*refcnt) {
-                enum xalloc_category cat
-                    = xalloc_category_set(XALLOC_MODEL);
-                *refcnt = xmalloc(sizeof **refcnt);
-                xalloc_category_set(cat);
-                **refcnt = 1;
+            copy_as_added(tr->new, ts, i);
+            if (column_has_refs(c, REF_WEAK)) {
+                walk_all(txn, tr, c, d, 1, collect_changes_cb, &ch);
             }
-            walk_all(txn, tr, c, d, 1, collect_changes_cb, &ch);
         }
     }
     struct missing missing;
@@ -818,11 +844,20 @@ assess_weak_refs(struct txn *txn, struct txn_row *tr)
             return NULL;
         }
         for (unsigned int i = 0; i < ts->n_columns; i++) {
-            if (column_has_refs(ts->columns[i], REF_WEAK)) {
+            if (ref_columns == REF_COLUMNS_ALL
+                || column_has_refs(ts->columns[i], REF_WEAK)) {
                 char *error = assess_column(txn, tr, ts, i);
                 if (error) {
                     return error;
                 }
+            }
+        }
+        if (ref_columns == REF_COLUMNS_ALL && !tr->old
+            && datum_copy == DATUM_COPY_LAZY) {
+            /* _uuid and _version are columns to OVS: copied as "added"
+             * too, each keeps a count (slots n_columns and after). */
+            for (unsigned int i = ts->n_columns; i < row_n_refcnts(ts); i++) {
+                keep_refcnt(&row_refcnts(tr->new, ts)[i]);
             }
         }
     }
