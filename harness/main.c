@@ -12,6 +12,7 @@
 #include "measure/build-info.h"
 #include "server/db.h"
 #include "ovsdb/datum.h"
+#include "ovsdb/log-reader.h"
 #include "ovsdb/out-file.h"
 #include "ds.h"
 #include "measure/file-hash.h"
@@ -104,6 +105,10 @@ usage(FILE *stream)
 "                    that can hold them; all (before): every column of a\n"
 "                    changed row, _uuid and _version too, each copied and\n"
 "                    unshared (with lazy copies, a count per datum stays)\n"
+"  --string-lex runs|bytes\n"
+"                    how the parser lexes a record's strings: runs (default,\n"
+"                    OVS >= 3.0, 2f16123c1): plain bytes taken at once;\n"
+"                    bytes (OVS 2.17): each byte alone through the lexer\n"
 "  --history-trim each|end\n"
 "                    full model, clustered files: when the transaction\n"
 "                    history is trimmed while loading; each (default):\n"
@@ -153,6 +158,9 @@ parse_number(const char *option, const char *arg, long long min,
     return v;
 }
 
+/* Indexed by log_reader_byte_strings. */
+static const char *const string_lex_names[2] = { "runs", "bytes" };
+
 /* Indexed by enum string_atoms (ovsdb/datum.h). */
 static const char *const string_atoms_names[2] = { "shared", "copy" };
 
@@ -175,7 +183,8 @@ enum {
     OPT_TABLE, OPT_CONDITION, OPT_INITIAL, OPT_SEND, OPT_TXNS, OPT_ENTRIES, OPT_FOLLOWERS,
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
-    OPT_HISTORY_TRIM, OPT_DATUM_COPY, OPT_REF_COLUMNS, OPT_SCHEMA, OPT_CHANGES, OPT_DATAPATHS,
+    OPT_HISTORY_TRIM, OPT_DATUM_COPY, OPT_REF_COLUMNS,
+    OPT_STRING_LEX, OPT_SCHEMA, OPT_CHANGES, OPT_DATAPATHS,
 };
 
 static void
@@ -212,6 +221,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "history-trim", required_argument, NULL, OPT_HISTORY_TRIM },
         { "datum-copy", required_argument, NULL, OPT_DATUM_COPY },
         { "ref-columns", required_argument, NULL, OPT_REF_COLUMNS },
+        { "string-lex", required_argument, NULL, OPT_STRING_LEX },
         { "mem-breakdown", no_argument, NULL, OPT_MEM_BREAKDOWN },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
@@ -324,6 +334,10 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         case OPT_REF_COLUMNS:
             ref_columns = parse_choice("ref-columns", optarg,
                                        ref_columns_names);
+            break;
+        case OPT_STRING_LEX:
+            log_reader_byte_strings = parse_choice("string-lex", optarg,
+                                                   string_lex_names);
             break;
         case OPT_LOAD_BOUNDARY:
             load_boundary = parse_choice("load-boundary", optarg,
@@ -466,6 +480,9 @@ main(int argc, char *argv[])
     }
     if (datum_copy != DATUM_COPY_LAZY) {
         ds_put_format(&params, " datum_copy=%s", datum_copy_names[datum_copy]);
+    }
+    if (log_reader_byte_strings) {
+        ds_put_cstr(&params, " string_lex=bytes");
     }
     if (ref_columns != REF_COLUMNS_REFS) {
         ds_put_format(&params, " ref_columns=%s",

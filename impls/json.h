@@ -155,7 +155,11 @@ enum {
      * caller keeps nothing of the tree but json_clone()s and frees it whole
      * soon.  A hint: an impl may put such a tree in an arena that goes with
      * its root (impls/ovs-arena); the others ignore it. */
-    JSPF_DATABASE = 1 << 1
+    JSPF_DATABASE = 1 << 1,
+    /* Lex every byte of a string through the lexer's state machine, one at
+     * a time, as OVS's parser did before 3.0 (2f16123c1), instead of
+     * taking its plain bytes in runs.  The same tree either way. */
+    JSPF_BYTE_STRINGS = 1 << 2
 };
 struct json_parser *json_parser_create(int flags);
 size_t json_parser_feed(struct json_parser *, const char *, size_t);

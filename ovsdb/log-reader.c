@@ -22,6 +22,8 @@
 #define READ_BUF_SIZE (8 * 1024)
 #define MAX_HEADER 128
 
+bool log_reader_byte_strings;
+
 struct log_reader {
     char *file_name;
     int fd;
@@ -353,8 +355,9 @@ log_reader_next(struct log_reader *r, struct json **jsonp, char **errorp)
         return -1;
     }
 
-    struct json_parser *parser = json_parser_create(JSPF_TRAILER
-                                                     | JSPF_DATABASE);
+    struct json_parser *parser = json_parser_create(
+        JSPF_TRAILER | JSPF_DATABASE
+        | (log_reader_byte_strings ? JSPF_BYTE_STRINGS : 0));
     if (!read_data(r, parser, &scan, errorp)
         || (*errorp = check_data(r, &scan, want_sha1)) != NULL) {
         json_parser_abort(parser);

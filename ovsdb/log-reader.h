@@ -15,6 +15,10 @@ struct json;
 
 struct log_reader;
 
+/* Whether records are parsed with JSPF_BYTE_STRINGS (each string byte lexed
+ * alone, as OVS before 3.0); false by default. */
+extern bool log_reader_byte_strings;
+
 /* Returns NULL and sets '*errorp' if the file cannot be opened. */
 struct log_reader *log_reader_open(const char *file_name, char **errorp);
 /* Accepts a clustered (raft) file, whose records carry "OVSDB CLUSTER";

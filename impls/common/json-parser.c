@@ -508,7 +508,7 @@ json_parser_feed(struct json_parser *p, const char *input, size_t n)
 
     while (i < n && !p->done) {
 #if JSON_PARSER_FAST_LEX
-        if (p->lex_state == LEX_IDLE) {
+        if (p->lex_state == LEX_IDLE && !(p->flags & JSPF_BYTE_STRINGS)) {
             size_t j = lex_fast(p, input, i, n);
             if (j != i) {
                 i = j;
@@ -518,7 +518,7 @@ json_parser_feed(struct json_parser *p, const char *input, size_t n)
 #endif
         /* Inside a string, take the longest plain run at once: the common
          * case, and the one that decides parse speed. */
-        if (p->lex_state == LEX_STRING) {
+        if (p->lex_state == LEX_STRING && !(p->flags & JSPF_BYTE_STRINGS)) {
             size_t j = i;
             while (j < n && (unsigned char) input[j] >= 0x20
                    && input[j] != '"' && input[j] != '\\') {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Older server code in the full model (--datum-copy, --ref-columns) holds
-the same database and spends memory as those OVS releases did.
+"""Older server code in the full model (--datum-copy, --ref-columns) and
+the older parser (--string-lex bytes) hold the same database, and the
+server code spends memory as those OVS releases did.
 
 On each database (log form: inserts, modifications, deletions, garbage
 rows) and each combination: dump and compact outputs are byte-identical
@@ -22,10 +23,12 @@ from harnesslib import bench, fail, load_results, run
 
 COPIES = ['lazy', 'deep']
 COLUMNS = ['refs', 'all']
+LEXES = ['runs', 'bytes']
 # (option, results params key, values with the default first)
 OPTIONS = [('--datum-copy', 'datum_copy', COPIES),
-           ('--ref-columns', 'ref_columns', COLUMNS)]
-COMBOS = [(c, r) for c in COPIES for r in COLUMNS]
+           ('--ref-columns', 'ref_columns', COLUMNS),
+           ('--string-lex', 'string_lex', LEXES)]
+COMBOS = [(c, r, s) for c in COPIES for r in COLUMNS for s in LEXES]
 
 
 def args(combo):
@@ -79,7 +82,7 @@ def check_db(exe, db, tmp):
     rows = base['rows']
     if not rows:
         fail('%s: no rows loaded' % name)
-    all_cols = loads['lazy', 'all'][0]
+    all_cols = loads['lazy', 'all', 'runs'][0]
     if all_cols['alloc_calls'] < base['alloc_calls'] + 2 * rows:
         fail('%s: %d allocations with --ref-columns all, %d without, for '
              '%d rows (wanted a count per _uuid and _version at least)'
@@ -95,7 +98,7 @@ def check_db(exe, db, tmp):
              % (name, all_cols['heap_allocated_bytes'],
                 base['heap_allocated_bytes']))
     for columns in COLUMNS:
-        deep = loads['deep', columns][0]
+        deep = loads['deep', columns, 'runs'][0]
         if deep['heap_allocated_bytes'] >= base['heap_allocated_bytes']:
             fail('%s: heap %d with --datum-copy deep --ref-columns %s, %d '
                  'with the defaults (wanted less: no count pointers)'
@@ -111,7 +114,8 @@ def check_usage(exe, db):
         if p.stdout:
             fail('%s bogus: output on stdout: %s' % (opt, p.stdout))
     help_text = run([exe, '--help']).stdout
-    for text in ['--datum-copy lazy|deep', '--ref-columns refs|all']:
+    for text in ['--datum-copy lazy|deep', '--ref-columns refs|all',
+                 '--string-lex runs|bytes']:
         if text not in help_text:
             fail('--help lacks "%s"' % text)
 
@@ -124,8 +128,9 @@ def main():
         for db in sys.argv[2:]:
             check_db(exe, db, tmp)
         check_usage(exe, sys.argv[2])
-    print('datum copies and reference columns: same database, the memory '
-          'of their releases, on %d databases' % (len(sys.argv) - 2))
+    print('datum copies, reference columns and string lexing: same '
+          'database, the memory of their releases, on %d databases'
+          % (len(sys.argv) - 2))
 
 
 if __name__ == '__main__':

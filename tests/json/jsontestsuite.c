@@ -1,6 +1,6 @@
 /* Runs one impl over JSONTestSuite.
  *
- * usage: jsontestsuite [--database] [--dump FILE] SUITE_DIR
+ * usage: jsontestsuite [--database] [--byte-strings] [--dump FILE] SUITE_DIR
  *
  * For every file of SUITE_DIR/test_parsing the outcome (accept or reject)
  * and, for a rejected file, the error message byte for byte must be what
@@ -14,6 +14,8 @@
  * --database parses with JSPF_DATABASE (the database read path, which an
  * impl may build differently, e.g. in an arena); the expectations are the
  * same.
+ * --byte-strings adds JSPF_BYTE_STRINGS (strings lexed a byte at a time, as
+ * OVS before 3.0): the same outcomes and messages.
  * --dump writes every outcome and serialization to FILE, so that a separate
  * test can check that all impls produce byte-identical output. */
 #include <stdint.h>
@@ -36,7 +38,8 @@ outcome_text(struct json *json, bool *accepted)
                      : xstrdup(json_string(json));
 }
 
-/* Flags of the chunked parses (--database adds JSPF_DATABASE). */
+/* Flags of the chunked parses (--database adds JSPF_DATABASE,
+ * --byte-strings JSPF_BYTE_STRINGS). */
 static int parser_flags = JSPF_TRAILER;
 
 /* Parses 'doc' feeding chunks of sizes from 'next_chunk'. */
@@ -292,6 +295,10 @@ main(int argc, char *argv[])
 
     if (argc > i + 1 && !strcmp(argv[i], "--database")) {
         parser_flags |= JSPF_DATABASE;
+        i++;
+    }
+    if (argc > i + 1 && !strcmp(argv[i], "--byte-strings")) {
+        parser_flags |= JSPF_BYTE_STRINGS;
         i++;
     }
     if (argc > i + 2 && !strcmp(argv[i], "--dump")) {
