@@ -296,7 +296,8 @@ def check_find(root, folder, problems):
                      "step: %s %s" % (rel, h, headers)))
     meas = [t for t in tables(md) if t[0] == "Measurements"]
     n = len(meas[0][2]) if meas else -1
-    m = re.search(r"Builds: (\d+) commits measured", md)
+    m = (re.search(r"Builds: (\d+) commits measured", md)
+         or re.search(r"Builds: \d+ commits, the good end and the (\d+) measured", md))
     problems.append((m and int(m.group(1)) == n,
                      "%s: 'N commits measured' (%s) = the measurements table's %d rows"
                      % (rel, m.group(1) if m else None, n)))

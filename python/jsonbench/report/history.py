@@ -437,11 +437,14 @@ def find_md(study, command, out_dir, commit="", folder="FOLDER", svg=True):
     engine = study.get("engine")
     n = measured_count(study)
     last = b["commits"] if isinstance(b["commits"], int) else len(b["commits"])
-    lines += ["", "Builds: %d commits measured (the table below)%s; %s %d compiled %s, "
-              "%d from the cache, %d failed." % (
-                  n, "" if last == n else ", %d of them by the last run (it "
-                  "resumed an earlier one, which measured the others)" % last,
-                  "that run" if last != n else "of them",
+    # The good end is built and run too, but has no row of its own (it is 1).
+    resumed = last < n + 1
+    lines += ["", "Builds: %s; %s %d compiled %s, %d from the cache, %d failed." % (
+                  "%d commits measured (the table below), %d of them by the last run (it "
+                  "resumed an earlier one, which measured the others)" % (n, last)
+                  if resumed else "%d commits, the good end and the %d measured (the "
+                  "table below)" % (last, n),
+                  "that run" if resumed else "of them",
                   b["built"], "here" if not engine else
                   "on the nodes (each also builds the good end)", b["cached"], b["failed"]),
               ""]
