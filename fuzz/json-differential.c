@@ -6,6 +6,8 @@
  *                     is an empty feed) and then the rest in one piece, so
  *                     the split points are fuzzed too
  *   control bit 4     JSPF_TRAILER
+ *   control bit 5     every impl but the first parses with JSPF_BYTE_STRINGS,
+ *                     so the two ways of lexing strings are compared too
  *
  * Each impl must give the same outcome: either the same error message, or a
  * tree whose compact, sorted and pretty serializations are byte-identical
@@ -228,6 +230,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     size_t n_lengths = data[0] & 7;
     in.flags = data[0] & 0x10 ? JSPF_TRAILER : 0;
+    struct input others_in;
+    int others_flags = in.flags | (data[0] & 0x20 ? JSPF_BYTE_STRINGS : 0);
     data++;
     size--;
     if (size < n_lengths) {
@@ -245,9 +249,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     in.chunks[in.n_chunks++] = left;
 
+    others_in = in;
+    others_in.flags = others_flags;
     char *first = outcome(impls[0], &in);
     for (size_t i = 1; i < N_IMPLS; i++) {
-        char *other = outcome(impls[i], &in);
+        char *other = outcome(impls[i], &others_in);
         if (strcmp(first, other)) {
             fprintf(stderr, "json-differential: %s and %s disagree\n",
                     impls[0]->name, impls[i]->name);
