@@ -500,15 +500,36 @@ store_leave(struct parse_store *prev OVS_UNUSED)
 }
 #endif
 
+/* JSPF_BYTE_STRINGS: the input one byte at a time, so that the string
+ * runs below are never longer than a byte and every byte goes through the
+ * lexer alone, as in OVS before 3.0.  Out of line, so that the default
+ * path is compiled as without it. */
+static size_t __attribute__((noinline))
+feed_bytes(struct json_parser *p, const char *input, size_t n)
+{
+    size_t i = 0;
+
+    p->flags &= ~JSPF_BYTE_STRINGS;
+    while (i < n && json_parser_feed(p, &input[i], 1)) {
+        i++;
+    }
+    p->flags |= JSPF_BYTE_STRINGS;
+    return i;
+}
+
 size_t
 json_parser_feed(struct json_parser *p, const char *input, size_t n)
 {
+    if (OVS_UNLIKELY(p->flags & JSPF_BYTE_STRINGS)) {
+        return feed_bytes(p, input, n);
+    }
+
     struct parse_store *prev = store_enter(p);
     size_t i = 0;
 
     while (i < n && !p->done) {
 #if JSON_PARSER_FAST_LEX
-        if (p->lex_state == LEX_IDLE && !(p->flags & JSPF_BYTE_STRINGS)) {
+        if (p->lex_state == LEX_IDLE) {
             size_t j = lex_fast(p, input, i, n);
             if (j != i) {
                 i = j;
@@ -518,7 +539,7 @@ json_parser_feed(struct json_parser *p, const char *input, size_t n)
 #endif
         /* Inside a string, take the longest plain run at once: the common
          * case, and the one that decides parse speed. */
-        if (p->lex_state == LEX_STRING && !(p->flags & JSPF_BYTE_STRINGS)) {
+        if (p->lex_state == LEX_STRING) {
             size_t j = i;
             while (j < n && (unsigned char) input[j] >= 0x20
                    && input[j] != '"' && input[j] != '\\') {
