@@ -109,6 +109,9 @@ usage(FILE *stream)
 "                    how the parser lexes a record's strings: runs (default,\n"
 "                    OVS >= 3.0, 2f16123c1): plain bytes taken at once;\n"
 "                    bytes (OVS 2.17): each byte alone through the lexer\n"
+"  --sha1 openssl|builtin\n"
+"                    the SHA-1 that checks each record: openssl (default,\n"
+"                    OVS >= 3.0, e8f557df3) or one in plain C (OVS 2.17)\n"
 "  --history-trim each|end\n"
 "                    full model, clustered files: when the transaction\n"
 "                    history is trimmed while loading; each (default):\n"
@@ -158,6 +161,9 @@ parse_number(const char *option, const char *arg, long long min,
     return v;
 }
 
+/* Indexed by log_reader_builtin_sha1. */
+static const char *const sha1_names[2] = { "openssl", "builtin" };
+
 /* Indexed by log_reader_byte_strings. */
 static const char *const string_lex_names[2] = { "runs", "bytes" };
 
@@ -184,7 +190,7 @@ enum {
     OPT_NO_SHA256, OPT_NO_HEAP_STATS, OPT_STRING_ATOMS, OPT_MODEL,
     OPT_MEM_BREAKDOWN, OPT_TXN_ORDER, OPT_ROW_UUIDS, OPT_LOAD_BOUNDARY, OPT_HELP,
     OPT_HISTORY_TRIM, OPT_DATUM_COPY, OPT_REF_COLUMNS,
-    OPT_STRING_LEX, OPT_SCHEMA, OPT_CHANGES, OPT_DATAPATHS,
+    OPT_STRING_LEX, OPT_SHA1, OPT_SCHEMA, OPT_CHANGES, OPT_DATAPATHS,
 };
 
 static void
@@ -222,6 +228,7 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         { "datum-copy", required_argument, NULL, OPT_DATUM_COPY },
         { "ref-columns", required_argument, NULL, OPT_REF_COLUMNS },
         { "string-lex", required_argument, NULL, OPT_STRING_LEX },
+        { "sha1", required_argument, NULL, OPT_SHA1 },
         { "mem-breakdown", no_argument, NULL, OPT_MEM_BREAKDOWN },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
@@ -338,6 +345,10 @@ parse_options(int argc, char *argv[], struct workload_options *o)
         case OPT_STRING_LEX:
             log_reader_byte_strings = parse_choice("string-lex", optarg,
                                                    string_lex_names);
+            break;
+        case OPT_SHA1:
+            log_reader_builtin_sha1 = parse_choice("sha1", optarg,
+                                                   sha1_names);
             break;
         case OPT_LOAD_BOUNDARY:
             load_boundary = parse_choice("load-boundary", optarg,
@@ -483,6 +494,9 @@ main(int argc, char *argv[])
     }
     if (log_reader_byte_strings) {
         ds_put_cstr(&params, " string_lex=bytes");
+    }
+    if (log_reader_builtin_sha1) {
+        ds_put_cstr(&params, " sha1=builtin");
     }
     if (ref_columns != REF_COLUMNS_REFS) {
         ds_put_format(&params, " ref_columns=%s",

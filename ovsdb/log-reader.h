@@ -18,6 +18,9 @@ struct log_reader;
 /* Whether records are parsed with JSPF_BYTE_STRINGS (each string byte lexed
  * alone, as OVS before 3.0); false by default. */
 extern bool log_reader_byte_strings;
+/* Whether records are hashed with the SHA-1 of sha1.h (as OVS before 3.0)
+ * instead of OpenSSL's; false by default. */
+extern bool log_reader_builtin_sha1;
 
 /* Returns NULL and sets '*errorp' if the file cannot be opened. */
 struct log_reader *log_reader_open(const char *file_name, char **errorp);

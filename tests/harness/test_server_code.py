@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Older server code in the full model (--datum-copy, --ref-columns) and
-the older parser (--string-lex bytes) hold the same database, and the
-server code spends memory as those OVS releases did.
+"""Older server code in the full model (--datum-copy, --ref-columns), the
+older parser (--string-lex bytes) and record hash (--sha1 builtin) hold
+the same database, and the server code spends memory as those OVS
+releases did.
 
 On each database (log form: inserts, modifications, deletions, garbage
 rows) and each combination: dump and compact outputs are byte-identical
@@ -10,8 +11,9 @@ options that differ from the defaults.  Memory, against the defaults:
 with --ref-columns all every inserted row's datums keep a reference count
 (OVS 3.0-3.2: at least one allocation more per row for _uuid and
 _version, and more heap where rows are only inserted: a snapshot); with --datum-copy deep no datum has a count
-pointer or a count (OVS 2.17: less heap than the defaults).  Bad values
-are usage errors naming the option.
+pointer or a count (OVS 2.17: less heap than the defaults).  A record
+whose data was changed fails its check with either SHA-1, with the same
+message.  Bad values are usage errors naming the option.
 
 usage: test_server_code.py EXE DB...
 """
@@ -24,11 +26,14 @@ from harnesslib import bench, fail, load_results, run
 COPIES = ['lazy', 'deep']
 COLUMNS = ['refs', 'all']
 LEXES = ['runs', 'bytes']
+HASHES = ['openssl', 'builtin']
 # (option, results params key, values with the default first)
 OPTIONS = [('--datum-copy', 'datum_copy', COPIES),
            ('--ref-columns', 'ref_columns', COLUMNS),
-           ('--string-lex', 'string_lex', LEXES)]
-COMBOS = [(c, r, s) for c in COPIES for r in COLUMNS for s in LEXES]
+           ('--string-lex', 'string_lex', LEXES),
+           ('--sha1', 'sha1', HASHES)]
+COMBOS = [(c, r, s, h) for c in COPIES for r in COLUMNS for s in LEXES
+          for h in HASHES]
 
 
 def args(combo):
@@ -82,7 +87,7 @@ def check_db(exe, db, tmp):
     rows = base['rows']
     if not rows:
         fail('%s: no rows loaded' % name)
-    all_cols = loads['lazy', 'all', 'runs'][0]
+    all_cols = loads['lazy', 'all', 'runs', 'openssl'][0]
     if all_cols['alloc_calls'] < base['alloc_calls'] + 2 * rows:
         fail('%s: %d allocations with --ref-columns all, %d without, for '
              '%d rows (wanted a count per _uuid and _version at least)'
@@ -98,12 +103,35 @@ def check_db(exe, db, tmp):
              % (name, all_cols['heap_allocated_bytes'],
                 base['heap_allocated_bytes']))
     for columns in COLUMNS:
-        deep = loads['deep', columns, 'runs'][0]
+        deep = loads['deep', columns, 'runs', 'openssl'][0]
         if deep['heap_allocated_bytes'] >= base['heap_allocated_bytes']:
             fail('%s: heap %d with --datum-copy deep --ref-columns %s, %d '
                  'with the defaults (wanted less: no count pointers)'
                  % (name, deep['heap_allocated_bytes'], columns,
                     base['heap_allocated_bytes']))
+
+
+def check_corrupt(exe, db, tmp):
+    """A changed data byte of the last record: both hashes refuse it."""
+    with open(db, 'rb') as f:
+        data = bytearray(f.read())
+    last = data.rfind(b'OVSDB JSON ')
+    at = data.index(b'\n', last) + 2   # Inside the record's data.
+    data[at] = ord('x') if data[at] != ord('x') else ord('y')
+    bad = os.path.join(tmp, 'corrupt.db')
+    with open(bad, 'wb') as f:
+        f.write(data)
+    errors = []
+    for value in HASHES:
+        p = run([exe, 'load', '--no-sha256', '--sha1', value, bad],
+                expect_rc=1)
+        errors.append(p.stderr)
+    if 'sha' not in errors[0].lower() and 'hash' not in errors[0].lower():
+        fail('%s: corrupt record: no hash error: %s'
+             % (os.path.basename(db), errors[0]))
+    if errors[0] != errors[1]:
+        fail('%s: corrupt record: openssl says %r, builtin %r'
+             % (os.path.basename(db), errors[0], errors[1]))
 
 
 def check_usage(exe, db):
@@ -115,7 +143,7 @@ def check_usage(exe, db):
             fail('%s bogus: output on stdout: %s' % (opt, p.stdout))
     help_text = run([exe, '--help']).stdout
     for text in ['--datum-copy lazy|deep', '--ref-columns refs|all',
-                 '--string-lex runs|bytes']:
+                 '--string-lex runs|bytes', '--sha1 openssl|builtin']:
         if text not in help_text:
             fail('--help lacks "%s"' % text)
 
@@ -127,8 +155,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for db in sys.argv[2:]:
             check_db(exe, db, tmp)
+            check_corrupt(exe, db, tmp)
         check_usage(exe, sys.argv[2])
-    print('datum copies, reference columns and string lexing: same '
+    print('datum copies, reference columns, string lexing and SHA-1: same '
           'database, the memory of their releases, on %d databases'
           % (len(sys.argv) - 2))
 
