@@ -88,6 +88,9 @@ enum lex_state {
     LEX_KEYWORD,
     LEX_STRING,
     LEX_STRING_ESCAPE,          /* Just after a backslash in a string. */
+    /* A string with JSPF_BYTE_STRINGS: lexed as LEX_STRING, but the feed
+     * loop takes no runs of it, so every byte goes through lex_byte(). */
+    LEX_STRING_BYTES,
 };
 
 enum parse_state {
@@ -122,6 +125,7 @@ struct json_parser {
     int flags;
 
     enum lex_state lex_state;
+    enum lex_state string_state;    /* LEX_STRING or LEX_STRING_BYTES. */
     struct ds buffer;           /* Text of the token being lexed. */
     bool buffer_has_escape;
     int line, column, byte;     /* Position of the next byte, 0-based. */
@@ -193,6 +197,8 @@ json_parser_create(int flags)
 {
     struct json_parser *p = xzalloc(sizeof *p);
     p->flags = flags;
+    p->string_state = (flags & JSPF_BYTE_STRINGS ? LEX_STRING_BYTES
+                       : LEX_STRING);
     ds_init(&p->buffer);
 #if JSON_PARSER_MEMBER_SLOT
     ds_init(&p->member);
@@ -302,7 +308,7 @@ lex_byte(struct json_parser *p, unsigned char c)
         }
 
         case '"':
-            p->lex_state = LEX_STRING;
+            p->lex_state = p->string_state;
             p->buffer_has_escape = false;
             return true;
 
@@ -344,6 +350,7 @@ lex_byte(struct json_parser *p, unsigned char c)
         break;
 
     case LEX_STRING:
+    case LEX_STRING_BYTES:
         if (c == '"') {
             finish_string(p);
             return true;
@@ -357,7 +364,7 @@ lex_byte(struct json_parser *p, unsigned char c)
         break;
 
     case LEX_STRING_ESCAPE:
-        p->lex_state = LEX_STRING;
+        p->lex_state = p->string_state;
         break;
     }
     ds_put_char(&p->buffer, c);
@@ -431,7 +438,7 @@ static size_t
 lex_fast(struct json_parser *p, const char *input, size_t i, size_t n)
 {
     unsigned char c = input[i];
-    if (c == '"') {
+    if (c == '"' && p->string_state == LEX_STRING) {
         size_t j = scan_plain(input, i + 1, n);
         if (j < n && input[j] == '"') {
             struct token token = {
@@ -500,30 +507,9 @@ store_leave(struct parse_store *prev OVS_UNUSED)
 }
 #endif
 
-/* JSPF_BYTE_STRINGS: the input one byte at a time, so that the string
- * runs below are never longer than a byte and every byte goes through the
- * lexer alone, as in OVS before 3.0.  Out of line, so that the default
- * path is compiled as without it. */
-static size_t __attribute__((noinline))
-feed_bytes(struct json_parser *p, const char *input, size_t n)
-{
-    size_t i = 0;
-
-    p->flags &= ~JSPF_BYTE_STRINGS;
-    while (i < n && json_parser_feed(p, &input[i], 1)) {
-        i++;
-    }
-    p->flags |= JSPF_BYTE_STRINGS;
-    return i;
-}
-
 size_t
 json_parser_feed(struct json_parser *p, const char *input, size_t n)
 {
-    if (OVS_UNLIKELY(p->flags & JSPF_BYTE_STRINGS)) {
-        return feed_bytes(p, input, n);
-    }
-
     struct parse_store *prev = store_enter(p);
     size_t i = 0;
 
@@ -588,6 +574,7 @@ json_parser_finish(struct json_parser *p)
             break;
         case LEX_STRING:
         case LEX_STRING_ESCAPE:
+        case LEX_STRING_BYTES:
             parser_error(p, "unexpected end of input in quoted string");
             break;
         case LEX_NUMBER:
