@@ -1,6 +1,7 @@
 """Helpers shared by the harness tests: running jsonbench, reading its
 results, and asking the real ovsdb-tool what a database holds."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -42,6 +43,58 @@ def run(args, expect_rc=0):
         fail('%s: exit %d (wanted %d)\nstdout: %s\nstderr: %s'
              % (' '.join(args), p.returncode, expect_rc, p.stdout, p.stderr))
     return p
+
+
+def option_args(options, combo):
+    """The command line for 'combo', one value per (option, ...) entry of
+    'options'."""
+    out = []
+    for option, value in zip(options, combo):
+        out += [option[0], value]
+    return out
+
+
+def check_choice_usage(exe, db, options, help_texts):
+    """Each option of 'options' given a bad value is a usage error (exit 2)
+    naming the option and the value, nothing on stdout; --help shows every
+    one of 'help_texts'."""
+    for option in options:
+        opt = option[0]
+        p = run([exe, 'load', '--no-sha256', opt, 'bogus', db], expect_rc=2)
+        if opt not in p.stderr or '"bogus"' not in p.stderr:
+            fail('%s bogus: unclear message: %s' % (opt, p.stderr))
+        if p.stdout:
+            fail('%s bogus: output on stdout: %s' % (opt, p.stdout))
+    help_text = run([exe, '--help']).stdout
+    for text in help_texts:
+        if text not in help_text:
+            fail('--help lacks "%s"' % text)
+
+
+def check_same_load(name, options, combo, b, params, base):
+    """A load with the options of 'combo' ('b', its load/load bench, and
+    its results' params) counts what the defaults' 'base' counts, and its
+    params name exactly the options that differ from their defaults (each
+    entry of 'options': option, params key, values with the default
+    first)."""
+    for counter in ['rows', 'records', 'weak_refs', 'atoms']:
+        if b.get(counter) != base.get(counter):
+            fail('%s: %s %s with %s, %s with the defaults'
+                 % (name, counter, b.get(counter),
+                    ' '.join(option_args(options, combo)),
+                    base.get(counter)))
+    for (_, key, values), value in zip(options, combo):
+        shown = '%s=%s' % (key, value) in params
+        if shown != (value != values[0]):
+            fail('%s: params "%s" for %s=%s' % (name, params, key, value))
+
+
+def workload_output(exe, workload, db, tmp, extra):
+    """What 'workload' writes with --output, as bytes."""
+    out = os.path.join(tmp, 'out')
+    run([exe, workload, '--no-sha256', '--output', out, db] + extra)
+    with open(out, 'rb') as f:
+        return f.read()
 
 
 def load_results(path):

@@ -10,10 +10,11 @@ to the defaults', the load counters equal, the results' params name the
 options that differ from the defaults.  Memory, against the defaults:
 with --ref-columns all every inserted row's datums keep a reference count
 (OVS 3.0-3.2: at least one allocation more per row for _uuid and
-_version, and more heap where rows are only inserted: a snapshot); with --datum-copy deep no datum has a count
-pointer or a count (OVS 2.17: less heap than the defaults).  A record
-whose data was changed fails its check with either SHA-1, with the same
-message.  Bad values are usage errors naming the option.
+_version, and more heap where rows are only inserted: a snapshot); with
+--datum-copy deep no datum has a count pointer or a count (OVS 2.17: less
+heap than the defaults).  A record whose data was changed fails its check
+with either SHA-1, with the same message.  Bad values are usage errors
+naming the option.
 
 usage: test_server_code.py EXE DB...
 """
@@ -21,7 +22,8 @@ import os
 import sys
 import tempfile
 
-from harnesslib import bench, fail, load_results, run
+from harnesslib import (bench, check_choice_usage, check_same_load, fail,
+                        load_results, option_args, run, workload_output)
 
 COPIES = ['lazy', 'deep']
 COLUMNS = ['refs', 'all']
@@ -37,17 +39,8 @@ COMBOS = [(c, r, s, h) for c in COPIES for r in COLUMNS for s in LEXES
 
 
 def args(combo):
-    out = []
-    for (opt, _, _), value in zip(OPTIONS, combo):
-        out += [opt, value]
-    return out
+    return option_args(OPTIONS, combo)
 
-
-def output(exe, workload, db, tmp, extra):
-    out = os.path.join(tmp, 'out')
-    run([exe, workload, '--no-sha256', '--output', out, db] + extra)
-    with open(out, 'rb') as f:
-        return f.read()
 
 
 def load(exe, db, tmp, extra):
@@ -60,11 +53,11 @@ def check_db(exe, db, tmp):
     name = os.path.basename(db)
     default = COMBOS[0]
     for workload in ['dump', 'compact']:
-        first = output(exe, workload, db, tmp, args(default))
+        first = workload_output(exe, workload, db, tmp, args(default))
         if not first:
             fail('%s %s: empty output' % (name, workload))
         for combo in COMBOS[1:]:
-            out = output(exe, workload, db, tmp, args(combo))
+            out = workload_output(exe, workload, db, tmp, args(combo))
             if out != first:
                 fail('%s %s with %s differs from the defaults (%d vs %d '
                      'bytes)' % (name, workload, ' '.join(args(combo)),
@@ -73,16 +66,8 @@ def check_db(exe, db, tmp):
     loads = {c: load(exe, db, tmp, args(c)) for c in COMBOS}
     base = loads[default][0]
     for combo, (b, res) in loads.items():
-        for counter in ['rows', 'records', 'weak_refs', 'atoms']:
-            if b.get(counter) != base.get(counter):
-                fail('%s: %s %s with %s, %s with the defaults'
-                     % (name, counter, b.get(counter), ' '.join(args(combo)),
-                        base.get(counter)))
-        params = res['context']['params']
-        for (_, key, values), value in zip(OPTIONS, combo):
-            shown = '%s=%s' % (key, value) in params
-            if shown != (value != values[0]):
-                fail('%s: params "%s" for %s=%s' % (name, params, key, value))
+        check_same_load(name, OPTIONS, combo, b, res['context']['params'],
+                        base)
 
     rows = base['rows']
     if not rows:
@@ -135,17 +120,9 @@ def check_corrupt(exe, db, tmp):
 
 
 def check_usage(exe, db):
-    for opt, _, _ in OPTIONS:
-        p = run([exe, 'load', '--no-sha256', opt, 'bogus', db], expect_rc=2)
-        if opt not in p.stderr or '"bogus"' not in p.stderr:
-            fail('%s bogus: unclear message: %s' % (opt, p.stderr))
-        if p.stdout:
-            fail('%s bogus: output on stdout: %s' % (opt, p.stdout))
-    help_text = run([exe, '--help']).stdout
-    for text in ['--datum-copy lazy|deep', '--ref-columns refs|all',
-                 '--string-lex runs|bytes', '--sha1 openssl|builtin']:
-        if text not in help_text:
-            fail('--help lacks "%s"' % text)
+    check_choice_usage(exe, db, OPTIONS,
+                       ['--datum-copy lazy|deep', '--ref-columns refs|all',
+                        '--string-lex runs|bytes', '--sha1 openssl|builtin'])
 
 
 def main():

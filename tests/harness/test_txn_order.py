@@ -17,8 +17,9 @@ import os
 import sys
 import tempfile
 
-from harnesslib import (bench, check_versions, fail, load_results, run,
-                        zero_versions)
+from harnesslib import (bench, check_choice_usage, check_same_load,
+                        check_versions, fail, load_results, option_args, run,
+                        workload_output, zero_versions)
 
 ORDERS = ['hash', 'creation']
 BOUNDARIES = ['first-answer', 'read-db']
@@ -31,17 +32,8 @@ COMBOS = [(o, b, u) for o in ORDERS for b in BOUNDARIES for u in UUIDS]
 
 
 def args(combo):
-    out = []
-    for (opt, _, _), value in zip(OPTIONS, combo):
-        out += [opt, value]
-    return out
+    return option_args(OPTIONS, combo)
 
-
-def output(exe, workload, db, tmp, extra):
-    out = os.path.join(tmp, 'out')
-    run([exe, workload, '--no-sha256', '--output', out, db] + extra)
-    with open(out, 'rb') as f:
-        return f.read()
 
 
 def load(exe, db, tmp, extra):
@@ -54,7 +46,8 @@ def check_db(exe, db, tmp):
     name = os.path.basename(db)
     default = COMBOS[0]
     for workload in ['dump', 'compact']:
-        outs = {c: output(exe, workload, db, tmp, args(c)) for c in COMBOS}
+        outs = {c: workload_output(exe, workload, db, tmp, args(c))
+                for c in COMBOS}
         first = outs[default]
         if not first:
             fail('%s %s: empty output' % (name, workload))
@@ -80,17 +73,8 @@ def check_db(exe, db, tmp):
     loads = {c: load(exe, db, tmp, args(c)) for c in COMBOS}
     base = bench(loads[default], 'load/load')
     for combo, res in loads.items():
-        b = bench(res, 'load/load')
-        for counter in ['rows', 'records', 'weak_refs', 'atoms']:
-            if b.get(counter) != base.get(counter):
-                fail('%s: %s %s with %s, %s with the defaults'
-                     % (name, counter, b.get(counter), ' '.join(args(combo)),
-                        base.get(counter)))
-        params = res['context']['params']
-        for (_, key, values), value in zip(OPTIONS, combo):
-            shown = '%s=%s' % (key, value) in params
-            if shown != (value != values[0]):
-                fail('%s: params "%s" for %s=%s' % (name, params, key, value))
+        check_same_load(name, OPTIONS, combo, bench(res, 'load/load'),
+                        res['context']['params'], base)
 
     for o in ORDERS:
         for u in UUIDS:
@@ -111,17 +95,10 @@ def check_db(exe, db, tmp):
 
 
 def check_usage(exe, db):
-    for opt, _, _ in OPTIONS:
-        p = run([exe, 'load', '--no-sha256', opt, 'bogus', db], expect_rc=2)
-        if opt not in p.stderr or '"bogus"' not in p.stderr:
-            fail('%s bogus: unclear message: %s' % (opt, p.stderr))
-        if p.stdout:
-            fail('%s bogus: output on stdout: %s' % (opt, p.stdout))
-    help_text = run([exe, '--help']).stdout
-    for text in ['--txn-order hash|creation', '--row-uuids datums|inline',
-                 '--load-boundary first-answer|read-db']:
-        if text not in help_text:
-            fail('--help lacks "%s"' % text)
+    check_choice_usage(exe, db, OPTIONS,
+                       ['--txn-order hash|creation',
+                        '--row-uuids datums|inline',
+                        '--load-boundary first-answer|read-db'])
 
 
 def main():
