@@ -243,6 +243,12 @@ def history_steps(study, threshold=STEP_PCT):
     return steps
 
 
+def _step_value(v):
+    """Enough digits that the printed values give the printed change to
+    0.1 points (2.30 -> 2.47 M would read +7.4% for a +7.2% step)."""
+    return "%.2f" % v if abs(v) >= 100 else "%.3f" % v if abs(v) >= 1 else "%.4f" % v
+
+
 def _steps_table(study):
     steps = history_steps(study)
     if not steps:
@@ -251,9 +257,9 @@ def _steps_table(study):
     lines = ["| figure | from | to | before | after | change |", "|---|---|---|---:|---:|---:|"]
     for name, a, b, va, vb, ch in steps:
         unit = FIGURES[name].unit
-        lines.append("| %s | %s | %s (`%s`) | %.2f %s | %.2f %s | %+.1f%% |" % (
-            FIGURES[name].label, a["label"], b["label"], b["commit"][:10], va, unit, vb, unit,
-            ch))
+        lines.append("| %s | %s | %s (`%s`) | %s %s | %s %s | %+.1f%% |" % (
+            FIGURES[name].label, a["label"], b["label"], b["commit"][:10], _step_value(va),
+            unit, _step_value(vb), unit, ch))
     return lines + ["", "Every move above %g%% between consecutive points; change = after / "
                     "before - 1, lower is better (CPU ratios are in the table below, not "
                     "here: they depend on the machine's load)." % STEP_PCT, ""]
